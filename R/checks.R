@@ -1,0 +1,34 @@
+# Argument checks shared by the exported functions. Each error names the argument.
+
+check_string <- function(x, arg, call = sys.call(-1L)) {
+  if (!is.character(x) || length(x) != 1L || is.na(x) || !nzchar(x)) {
+    abort_argument(arg, sprintf("must be a single non-empty string, not %s", describe(x)),
+                   call = call)
+  }
+}
+
+# An operand of a gufunc: a double, integer or logical vector or array without a class.
+check_operand <- function(x, arg, call = sys.call(-1L)) {
+  ok <- typeof(x) %in% c("double", "integer", "logical") && is.null(attr(x, "class"))
+  if (!ok) {
+    abort_argument(arg, sprintf(
+      "must be a double, integer or logical vector or array, not %s", describe(x)),
+      class = "gufunc_type_error", call = call)
+  }
+}
+
+describe <- function(x) {
+  cls <- attr(x, "class")
+  if (!is.null(cls)) return(sprintf("an object of class <%s>", paste(cls, collapse = "/")))
+  if (is.null(x)) return("NULL")
+  sprintf("a %s %s of length %d", typeof(x), if (is.array(x)) "array" else "vector",
+          length(x))
+}
+
+# Names for the elements of `...` in messages: the user's names, else ..1, ..2, ...
+dots_labels <- function(args) {
+  labels <- paste0("..", seq_along(args))
+  given <- names(args)
+  if (!is.null(given)) labels[nzchar(given)] <- given[nzchar(given)]
+  labels
+}

@@ -1,0 +1,231 @@
+// The apply algorithm (see apply.hpp).
+#include "dispatch/apply.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <string>
+
+#include "dispatch/kernel_call.hpp"
+
+namespace gufunc {
+
+const char* variant_name(Variant v) {
+  switch (v) {
+    case Variant::C: return "C";
+    case Variant::Fortran: return "Fortran";
+    case Variant::Xnd: return "Xnd";
+    default: return "Strided";
+  }
+}
+
+size_t dtype_size(gufunc_dtype t) { return t == GUFUNC_DOUBLE ? sizeof(double) : sizeof(int); }
+
+bool is_elementwise(const Function& f, int nin) {
+  bool any = false;
+  for (int i = 0; i < f.size(); ++i) {
+    const Signature& sig = f.signature(i);
+    if (sig.nin != nin) continue;
+    any = true;
+    if (!sig.dims.empty()) return false;
+  }
+  return any;
+}
+
+intptr_t ApplyPlan::out_length(int o) const {
+  if (elementwise) return loop_length;
+  intptr_t n = 1;
+  for (intptr_t d : shape.out_dims[o]) n *= d;
+  return n;
+}
+
+const std::vector<intptr_t>& ApplyPlan::out_dims(int o) const {
+  static const std::vector<intptr_t> none;
+  return elementwise ? none : shape.out_dims[o];
+}
+
+namespace {
+
+// Step 7's preference order. R data is column-major, so core dims are always
+// Fortran-contiguous; they are C-contiguous too when at most one has size > 1.
+Variant choose_variant(const ApplyPlan& plan) {
+  const gufunc_kernel_set& set = plan.set();
+  bool c_contiguous = true;
+  if (!plan.elementwise) {
+    for (const auto& core : plan.shape.arg_core_sizes) {
+      int big = 0;
+      for (intptr_t s : core) big += s > 1 ? 1 : 0;
+      c_contiguous = c_contiguous && big <= 1;
+    }
+  }
+  if (set.C && c_contiguous) return Variant::C;
+  if (set.Fortran) return Variant::Fortran;
+  if (set.Xnd) return Variant::Xnd;
+  if (set.Strided) return Variant::Strided;
+  throw Error("gufunc_dispatch_error",
+              "kernel set \"" + plan.sig().text + "\" of `" + plan.function->name() +
+                  "` has only a C variant and the core dimensions of this call are not "
+                  "C-contiguous");
+}
+
+// The kernel set's own check of the resolved core dim sizes.
+void check_constraint(const ApplyPlan& plan) {
+  const gufunc_kernel_set& set = plan.set();
+  if (set.constraint == nullptr) return;
+  gufunc_context ctx;
+  gufunc_context_init(&ctx);
+  const intptr_t* sizes = plan.shape.dim_sizes.empty() ? nullptr : plan.shape.dim_sizes.data();
+  if (set.constraint(sizes, set.state, &ctx) != 0) {
+    throw Error("gufunc_shape_error", "`" + plan.function->name() + "` (\"" + plan.sig().text +
+                                          "\"): " + (ctx.msg[0] ? ctx.msg : "constraint failed"));
+  }
+}
+
+}  // namespace
+
+ApplyPlan plan_apply(const Function& f, const std::vector<ArgShape>& in) {
+  ApplyPlan plan;
+  plan.function = &f;
+  std::vector<gufunc_dtype> types;
+  for (const ArgShape& a : in) types.push_back(a.dtype);
+  plan.match = typecheck_with_hook(f, types);
+  const Signature& sig = plan.sig();
+  plan.elementwise = sig.dims.empty();
+  for (const ArgShape& a : in) {
+    intptr_t n = 1;
+    for (intptr_t d : a.dims) n *= d;
+    plan.in_lengths.push_back(n);
+  }
+  if (plan.elementwise) {
+    // Base R recycling: a zero-length operand gives a zero-length result.
+    intptr_t n = 0;
+    bool empty = false;
+    for (intptr_t len : plan.in_lengths) {
+      n = std::max(n, len);
+      empty = empty || len == 0;
+    }
+    plan.loop_length = empty ? 0 : n;
+  } else {
+    std::vector<std::vector<intptr_t>> dims;
+    for (const ArgShape& a : in) dims.push_back(a.dims);
+    plan.shape = resolve_shape(sig, dims);
+    plan.loop_length = plan.shape.loop_length;
+  }
+  check_constraint(plan);
+  plan.variant = choose_variant(plan);
+  return plan;
+}
+
+namespace {
+
+// Collects the first kernel error and the union of warnings from all workers.
+struct Outcome {
+  std::atomic<unsigned> warnings{0};
+  std::atomic<bool> failed{false};
+  std::mutex lock;
+  std::string message;
+
+  void fail(const std::string& msg) {
+    std::lock_guard<std::mutex> g(lock);
+    if (!failed.exchange(true)) message = msg;
+  }
+};
+
+// Element-wise: base R recycling. Runs are cut where any operand wraps around.
+void elementwise_range(const ApplyPlan& plan, const KernelCall& call,
+                       const std::vector<const char*>& in, const std::vector<char*>& out,
+                       size_t begin, size_t end, gufunc_context* ctx, Outcome& outcome) {
+  const int nin = plan.nin(), nargs = nin + plan.nout();
+  std::vector<char*> ptrs(nargs);
+  std::vector<intptr_t> steps(nargs);
+  intptr_t pos = static_cast<intptr_t>(begin);
+  const intptr_t stop = static_cast<intptr_t>(end);
+  while (pos < stop && !outcome.failed.load(std::memory_order_relaxed)) {
+    intptr_t run = stop - pos;
+    for (int k = 0; k < nargs; ++k) {
+      const intptr_t es = static_cast<intptr_t>(dtype_size(plan.match.types[k]));
+      if (k >= nin) {
+        ptrs[k] = out[k - nin] + pos * es;
+        steps[k] = es;
+      } else if (plan.in_lengths[k] == 1) {
+        ptrs[k] = const_cast<char*>(in[k]);
+        steps[k] = 0;
+      } else {
+        const intptr_t off = pos % plan.in_lengths[k];
+        run = std::min(run, plan.in_lengths[k] - off);
+        ptrs[k] = const_cast<char*>(in[k]) + off * es;
+        steps[k] = es;
+      }
+    }
+    if (call.run(ptrs.data(), run, steps.data(), ctx) != 0) return;
+    pos += run;
+  }
+}
+
+// Core dims: loop dims broadcast; runs follow the first loop dim.
+void broadcast_range(const ApplyPlan& plan, const KernelCall& call,
+                     const std::vector<const char*>& in, const std::vector<char*>& out,
+                     size_t begin, size_t end, gufunc_context* ctx, Outcome& outcome) {
+  const int nin = plan.nin(), nargs = nin + plan.nout();
+  const auto& loop = plan.shape.loop_shape;
+  const size_t rank = loop.size();
+  std::vector<char*> ptrs(nargs);
+  std::vector<intptr_t> idx(rank);
+  intptr_t pos = static_cast<intptr_t>(begin);
+  const intptr_t stop = static_cast<intptr_t>(end);
+  const intptr_t n0 = rank ? loop[0] : 1;
+  while (pos < stop && !outcome.failed.load(std::memory_order_relaxed)) {
+    intptr_t rest = pos;
+    for (size_t j = 0; j < rank; ++j) {
+      idx[j] = rest % loop[j];
+      rest /= loop[j];
+    }
+    const intptr_t run = std::min(n0 - (rank ? idx[0] : 0), stop - pos);
+    for (int k = 0; k < nargs; ++k) {
+      char* base = k < nin ? const_cast<char*>(in[k]) : out[k - nin];
+      intptr_t off = 0;
+      for (size_t j = 0; j < rank; ++j) off += idx[j] * call.loop_strides()[k][j];
+      ptrs[k] = base + off;
+    }
+    if (call.run(ptrs.data(), run, call.inner_steps(), ctx) != 0) return;
+    pos += run;
+  }
+}
+
+}  // namespace
+
+unsigned run_apply(const ApplyPlan& plan, const std::vector<const char*>& in,
+                   const std::vector<char*>& out, Runner& runner) {
+  const size_t n = static_cast<size_t>(plan.loop_length);
+  if (n == 0) return 0;
+  const KernelCall call(plan);
+  Outcome outcome;
+  auto body = [&](size_t begin, size_t end) {
+    gufunc_context ctx;
+    gufunc_context_init(&ctx);
+    try {
+      if (plan.elementwise) {
+        elementwise_range(plan, call, in, out, begin, end, &ctx, outcome);
+      } else {
+        broadcast_range(plan, call, in, out, begin, end, &ctx, outcome);
+      }
+    } catch (const std::exception& e) {
+      gufunc_error(&ctx, "%s", e.what());
+    }
+    outcome.warnings.fetch_or(ctx.warnings);
+    if (ctx.status != 0) outcome.fail(ctx.msg);
+  };
+  const size_t grain = call.grain();
+  if (n <= grain || runner.threads() <= 1) {
+    body(0, n);
+  } else {
+    runner.parallel_for(n, grain, body);
+  }
+  if (outcome.failed) {
+    throw Error("gufunc_kernel_error",
+                "kernel of `" + plan.function->name() + "` failed: " + outcome.message);
+  }
+  return outcome.warnings.load();
+}
+
+}  // namespace gufunc

@@ -1,0 +1,135 @@
+// Lookup tables and multimethods (see table.hpp).
+#include "dispatch/table.hpp"
+
+#include "dispatch/typecheck.hpp"
+
+namespace gufunc {
+
+namespace {
+
+[[noreturn]] void registration_error(const std::string& msg) {
+  throw Error("gufunc_registration_error", msg);
+}
+
+// Every argument of a registered kernel set needs a dtype: a concrete R type or a
+// type variable that some input binds.
+void check_typed(const Signature& sig, const std::string& fname) {
+  for (int a = 0; a < sig.nargs(); ++a) {
+    const std::string& t = sig.args[a].dtype;
+    if (t.empty()) {
+      registration_error("kernel for `" + fname + "`: argument " + std::to_string(a + 1) +
+                         " of \"" + sig.text + "\" has no dtype");
+    }
+    gufunc_dtype d;
+    if (dtype_from_name(t, &d)) continue;
+    bool bound = false;
+    for (int i = 0; i < sig.nin; ++i) bound = bound || sig.args[i].dtype == t;
+    if (!bound) {
+      registration_error("kernel for `" + fname + "`: type variable " + t + " of \"" +
+                         sig.text + "\" is not bound by any input");
+    }
+  }
+}
+
+}  // namespace
+
+Function::Function(std::string name) : name_(std::move(name)) { refresh_view(); }
+
+void Function::add(const gufunc_kernel_init& init) {
+  if (init.signature == nullptr) registration_error("kernel for `" + name_ + "` has no signature");
+  if (!init.C && !init.Fortran && !init.Xnd && !init.Strided) {
+    registration_error("kernel set \"" + std::string(init.signature) + "\" for `" + name_ +
+                       "` has no kernel");
+  }
+  Signature sig = parse_signature(init.signature);
+  check_typed(sig, name_);
+  for (const Signature& old : signatures_) {
+    bool same = old.nin == sig.nin && old.nout == sig.nout;
+    for (int i = 0; same && i < sig.nin; ++i) same = old.args[i].dtype == sig.args[i].dtype;
+    if (same) {
+      registration_error("`" + name_ + "` already has a kernel set for the inputs of \"" +
+                         sig.text + "\" (\"" + old.text + "\")");
+    }
+  }
+  texts_.push_back(init.signature);
+  gufunc_kernel_set set = {texts_.back().c_str(), init.constraint, init.C, init.Fortran,
+                           init.Xnd, init.Strided, init.state};
+  sets_.push_back(set);
+  signatures_.push_back(std::move(sig));
+  refresh_view();
+}
+
+void Function::set_typecheck(gufunc_typecheck_t fn) {
+  view_.typecheck = fn;
+}
+
+void Function::refresh_view() {
+  view_.name = name_.c_str();
+  view_.nkernels = size();
+  view_.kernels = sets_.data();
+}
+
+Function* Table::find(const std::string& name) {
+  auto alias = aliases_.find(name);
+  const std::string& key = alias == aliases_.end() ? name : alias->second;
+  auto it = functions_.find(key);
+  return it == functions_.end() ? nullptr : it->second.get();
+}
+
+Function& Table::find_or_add(const std::string& name) {
+  if (Function* f = find(name)) return *f;
+  auto fn = std::make_unique<Function>(name);
+  Function& ref = *fn;
+  functions_[name] = std::move(fn);
+  return ref;
+}
+
+void Table::add_kernel(const gufunc_kernel_init& init) {
+  if (init.name == nullptr || init.name[0] == '\0') {
+    registration_error("a kernel registered in namespace \"" + ns_ + "\" has no name");
+  }
+  find_or_add(init.name).add(init);
+}
+
+void Table::add_alias(const std::string& alias, const std::string& target) {
+  if (functions_.count(target) == 0) {
+    registration_error("alias `" + alias + "` names unknown function `" + target + "`");
+  }
+  aliases_[alias] = target;
+}
+
+std::vector<std::string> Table::names() const {
+  std::vector<std::string> out;
+  for (const auto& kv : functions_) out.push_back(kv.first);
+  return out;
+}
+
+namespace {
+std::map<std::string, std::unique_ptr<Table>>& tables() {
+  static std::map<std::string, std::unique_ptr<Table>> all;
+  return all;
+}
+}  // namespace
+
+Table* find_table(const std::string& ns) {
+  auto it = tables().find(ns);
+  return it == tables().end() ? nullptr : it->second.get();
+}
+
+Table& table(const std::string& ns) {
+  auto& all = tables();
+  auto it = all.find(ns);
+  if (it != all.end()) return *it->second;
+  auto t = std::make_unique<Table>(ns);
+  Table& ref = *t;
+  all[ns] = std::move(t);
+  return ref;
+}
+
+std::vector<std::string> table_names() {
+  std::vector<std::string> out;
+  for (const auto& kv : tables()) out.push_back(kv.first);
+  return out;
+}
+
+}  // namespace gufunc

@@ -1,0 +1,104 @@
+// The arithmetic family: + - * / ^ %% %/% and unary - and +, with base R's
+// types (integer + integer is integer, / and ^ always double) and rules.
+#include "dispatch/table.hpp"
+#include "kernels/builtins.hpp"
+#include "kernels/r_semantics.hpp"
+#include "kernels/strided_loop.hpp"
+
+namespace gufunc {
+namespace {
+
+using namespace rsem;
+
+template <class T>
+struct SameTypes {
+  using In1 = T;
+  using In2 = T;
+  using Out = T;
+};
+
+struct PlusInt : SameTypes<int> {
+  static int apply(int x, int y, unsigned& w) { return int_plus(x, y, w); }
+};
+struct MinusInt : SameTypes<int> {
+  static int apply(int x, int y, unsigned& w) { return int_minus(x, y, w); }
+};
+struct TimesInt : SameTypes<int> {
+  static int apply(int x, int y, unsigned& w) { return int_times(x, y, w); }
+};
+struct ModInt : SameTypes<int> {
+  static int apply(int x, int y, unsigned&) { return int_mod(x, y); }
+};
+struct FloorDivInt : SameTypes<int> {
+  static int apply(int x, int y, unsigned&) { return int_floor_div(x, y); }
+};
+
+struct PlusDouble : SameTypes<double> {
+  static double apply(double x, double y, unsigned&) { return x + y; }
+};
+struct MinusDouble : SameTypes<double> {
+  static double apply(double x, double y, unsigned&) { return x - y; }
+};
+struct TimesDouble : SameTypes<double> {
+  static double apply(double x, double y, unsigned&) { return x * y; }
+};
+struct DivideDouble : SameTypes<double> {
+  static double apply(double x, double y, unsigned&) { return x / y; }
+};
+struct PowDouble : SameTypes<double> {
+  static double apply(double x, double y, unsigned& w) { return pow_r(x, y, w); }
+};
+struct ModDouble : SameTypes<double> {
+  static double apply(double x, double y, unsigned& w) { return fmod_r(x, y, w); }
+};
+struct FloorDivDouble : SameTypes<double> {
+  static double apply(double x, double y, unsigned&) { return floor_div_r(x, y); }
+};
+
+template <class T>
+struct Unary {
+  using In = T;
+  using Out = T;
+};
+
+struct NegateInt : Unary<int> {
+  static int apply(int x, unsigned&) { return x == kNaInt ? kNaInt : -x; }
+};
+struct NegateDouble : Unary<double> {
+  static double apply(double x, unsigned&) { return -x; }
+};
+// Unary + returns its argument; logical input arrives here promoted to integer.
+template <class T>
+struct Identity : Unary<T> {
+  static T apply(T x, unsigned&) { return x; }
+};
+
+}  // namespace
+
+void register_arithmetic_kernels(Table& table) {
+  const char* ii_i = "integer, integer -> integer";
+  const char* dd_d = "double, double -> double";
+  const gufunc_kernel_init inits[] = {
+      strided_init("+", ii_i, binary_loop<PlusInt>),
+      strided_init("+", dd_d, binary_loop<PlusDouble>),
+      strided_init("+", "integer -> integer", unary_loop<Identity<int>>),
+      strided_init("+", "double -> double", unary_loop<Identity<double>>),
+      strided_init("-", ii_i, binary_loop<MinusInt>),
+      strided_init("-", dd_d, binary_loop<MinusDouble>),
+      strided_init("-", "integer -> integer", unary_loop<NegateInt>),
+      strided_init("-", "double -> double", unary_loop<NegateDouble>),
+      strided_init("*", ii_i, binary_loop<TimesInt>),
+      strided_init("*", dd_d, binary_loop<TimesDouble>),
+      // Base R gives double for integer / and ^; its integer special cases
+      // (1L^NA, NA^0L) come out the same through the double rules.
+      strided_init("/", dd_d, binary_loop<DivideDouble>),
+      strided_init("^", dd_d, binary_loop<PowDouble>),
+      strided_init("%%", ii_i, binary_loop<ModInt>),
+      strided_init("%%", dd_d, binary_loop<ModDouble>),
+      strided_init("%/%", ii_i, binary_loop<FloorDivInt>),
+      strided_init("%/%", dd_d, binary_loop<FloorDivDouble>),
+  };
+  for (const gufunc_kernel_init& init : inits) table.add_kernel(init);
+}
+
+}  // namespace gufunc

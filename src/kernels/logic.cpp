@@ -1,0 +1,67 @@
+// The logic family: & | ! with R's three-valued logic. Numbers count as logical
+// the way as.logical() sees them: 0 is FALSE, NA and NaN are NA, others TRUE.
+#include "dispatch/table.hpp"
+#include "kernels/builtins.hpp"
+#include "kernels/r_semantics.hpp"
+#include "kernels/strided_loop.hpp"
+
+namespace gufunc {
+namespace {
+
+using rsem::kNaInt;
+
+inline int as_logical(int x) { return rsem::int_as_logical(x); }
+inline int as_logical(double x) { return rsem::double_as_logical(x); }
+
+// FALSE wins over NA in &.
+struct AndRule {
+  static int combine(int a, int b) {
+    if (a == 0 || b == 0) return 0;
+    return (a == kNaInt || b == kNaInt) ? kNaInt : 1;
+  }
+};
+
+// TRUE wins over NA in |.
+struct OrRule {
+  static int combine(int a, int b) {
+    if (a == 1 || b == 1) return 1;
+    return (a == 0 && b == 0) ? 0 : kNaInt;
+  }
+};
+
+template <class T, class Rule>
+struct Binary {
+  using In1 = T;
+  using In2 = T;
+  using Out = int;
+  static int apply(T x, T y, unsigned&) { return Rule::combine(as_logical(x), as_logical(y)); }
+};
+
+template <class T>
+struct Not {
+  using In = T;
+  using Out = int;
+  static int apply(T x, unsigned&) {
+    const int a = as_logical(x);
+    return a == kNaInt ? kNaInt : a == 0;
+  }
+};
+
+}  // namespace
+
+void register_logic_kernels(Table& table) {
+  const gufunc_kernel_init inits[] = {
+      strided_init("&", "logical, logical -> logical", binary_loop<Binary<int, AndRule>>),
+      strided_init("&", "integer, integer -> logical", binary_loop<Binary<int, AndRule>>),
+      strided_init("&", "double, double -> logical", binary_loop<Binary<double, AndRule>>),
+      strided_init("|", "logical, logical -> logical", binary_loop<Binary<int, OrRule>>),
+      strided_init("|", "integer, integer -> logical", binary_loop<Binary<int, OrRule>>),
+      strided_init("|", "double, double -> logical", binary_loop<Binary<double, OrRule>>),
+      strided_init("!", "logical -> logical", unary_loop<Not<int>>),
+      strided_init("!", "integer -> logical", unary_loop<Not<int>>),
+      strided_init("!", "double -> logical", unary_loop<Not<double>>),
+  };
+  for (const gufunc_kernel_init& init : inits) table.add_kernel(init);
+}
+
+}  // namespace gufunc

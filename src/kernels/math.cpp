@@ -1,0 +1,90 @@
+// The Math family: one-argument functions on doubles (abs also on integers),
+// following base R's math1(): a NaN result from a NaN input is that input (so
+// NA stays NA), a new NaN raises "NaNs produced".
+#include <cmath>
+#include <cstdlib>
+
+#include "dispatch/table.hpp"
+#include "kernels/builtins.hpp"
+#include "kernels/r_semantics.hpp"
+#include "kernels/strided_loop.hpp"
+
+namespace gufunc {
+namespace {
+
+using Fn = double (*)(double);
+
+template <Fn F>
+struct Math1 {
+  using In = double;
+  using Out = double;
+  static double apply(double x, unsigned& w) {
+    const double y = F(x);
+    if (!std::isnan(y)) return y;
+    if (std::isnan(x)) return x;
+    w |= GUFUNC_WARN_NAN_PRODUCED;
+    return y;
+  }
+};
+
+struct AbsInt {
+  using In = int;
+  using Out = int;
+  static int apply(int x, unsigned&) { return x == rsem::kNaInt ? x : std::abs(x); }
+};
+
+// The C functions R calls for each name (R's own wrappers where it has them).
+double fabs_(double x) { return std::fabs(x); }
+double sqrt_(double x) { return std::sqrt(x); }
+double exp_(double x) { return std::exp(x); }
+double expm1_(double x) { return std::expm1(x); }
+double log1p_(double x) { return std::log1p(x); }
+double sin_(double x) { return std::sin(x); }
+double cos_(double x) { return std::cos(x); }
+double tan_(double x) { return std::tan(x); }
+double asin_(double x) { return std::asin(x); }
+double acos_(double x) { return std::acos(x); }
+double atan_(double x) { return std::atan(x); }
+double sinh_(double x) { return std::sinh(x); }
+double cosh_(double x) { return std::cosh(x); }
+double tanh_(double x) { return std::tanh(x); }
+double floor_(double x) { return std::floor(x); }
+double ceil_(double x) { return std::ceil(x); }
+double trunc_(double x) { return std::trunc(x); }
+
+template <Fn F>
+gufunc_kernel_init double_kernel(const char* name) {
+  return strided_init(name, "double -> double", unary_loop<Math1<F>>);
+}
+
+}  // namespace
+
+void register_math_kernels(Table& table) {
+  const gufunc_kernel_init inits[] = {
+      strided_init("abs", "integer -> integer", unary_loop<AbsInt>),
+      double_kernel<fabs_>("abs"),
+      double_kernel<sqrt_>("sqrt"),
+      double_kernel<exp_>("exp"),
+      double_kernel<expm1_>("expm1"),
+      double_kernel<rsem::log_r>("log"),
+      double_kernel<rsem::log2_r>("log2"),
+      double_kernel<rsem::log10_r>("log10"),
+      double_kernel<log1p_>("log1p"),
+      double_kernel<sin_>("sin"),
+      double_kernel<cos_>("cos"),
+      double_kernel<tan_>("tan"),
+      double_kernel<asin_>("asin"),
+      double_kernel<acos_>("acos"),
+      double_kernel<atan_>("atan"),
+      double_kernel<sinh_>("sinh"),
+      double_kernel<cosh_>("cosh"),
+      double_kernel<tanh_>("tanh"),
+      double_kernel<floor_>("floor"),
+      double_kernel<ceil_>("ceiling"),
+      double_kernel<trunc_>("trunc"),
+      double_kernel<rsem::sign_r>("sign"),
+  };
+  for (const gufunc_kernel_init& init : inits) table.add_kernel(init);
+}
+
+}  // namespace gufunc

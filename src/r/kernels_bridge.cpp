@@ -1,0 +1,76 @@
+// .Call entry listing the kernel sets of a namespace for gufunc_kernels().
+#include <string>
+#include <vector>
+
+#include "dispatch/table.hpp"
+#include "r/call_registry.hpp"
+#include "r/guard.hpp"
+#include "r/lookup.hpp"
+#include "r/r_arrays.hpp"
+
+namespace gufunc {
+namespace r {
+
+namespace {
+
+std::string variants_of(const gufunc_kernel_set& s) {
+  std::string out;
+  auto add = [&](bool has, const char* v) {
+    if (has) out += (out.empty() ? "" : ",") + std::string(v);
+  };
+  add(s.C != nullptr, "C");
+  add(s.Fortran != nullptr, "Fortran");
+  add(s.Xnd != nullptr, "Xnd");
+  add(s.Strided != nullptr, "Strided");
+  return out;
+}
+
+SEXP strings(const std::vector<std::string>& v) {
+  SEXP out = PROTECT(alloc_vector(STRSXP, static_cast<R_xlen_t>(v.size())));
+  for (size_t i = 0; i < v.size(); ++i) SET_STRING_ELT(out, i, Rf_mkCharCE(v[i].c_str(), CE_UTF8));
+  UNPROTECT(1);
+  return out;
+}
+
+// list(name, signature, variants) over one function (name given) or all of them.
+SEXP kernels(SEXP name, SEXP ns) {
+  return guarded([&]() -> SEXP {
+    std::vector<Function*> fns;
+    if (Rf_isNull(name)) {
+      Table* t = find_table(CHAR(STRING_ELT(ns, 0)));
+      if (t == nullptr) {
+        throw Error("gufunc_lookup_error", "there is no gufunc namespace \"" +
+                                               std::string(CHAR(STRING_ELT(ns, 0))) + "\"");
+      }
+      for (const std::string& n : t->names()) fns.push_back(t->find(n));
+    } else {
+      fns.push_back(&lookup_function(name, ns));
+    }
+    std::vector<std::string> names, sigs, variants;
+    for (Function* f : fns) {
+      for (int i = 0; i < f->size(); ++i) {
+        names.push_back(f->name());
+        sigs.push_back(f->signature(i).text);
+        variants.push_back(variants_of(f->set(i)));
+      }
+    }
+    SEXP out = PROTECT(alloc_vector(VECSXP, 3));
+    SET_VECTOR_ELT(out, 0, strings(names));
+    SET_VECTOR_ELT(out, 1, strings(sigs));
+    SET_VECTOR_ELT(out, 2, strings(variants));
+    UNPROTECT(1);
+    return out;
+  });
+}
+
+SEXP namespaces() {
+  return guarded([&]() -> SEXP { return strings(table_names()); });
+}
+
+}  // namespace
+
+}  // namespace r
+}  // namespace gufunc
+
+GUFUNC_CALL_ENTRY(gufunc_kernels, gufunc::r::kernels, 2);
+GUFUNC_CALL_ENTRY(gufunc_namespaces, gufunc::r::namespaces, 0);

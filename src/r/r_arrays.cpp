@@ -1,0 +1,66 @@
+// Conversions between R vectors and the core's array view.
+#include "r/r_arrays.hpp"
+
+#include <string>
+
+#include "r/guard.hpp"
+
+namespace gufunc {
+namespace r {
+
+gufunc_dtype dtype_of(SEXP x, int position) {
+  switch (TYPEOF(x)) {
+    case LGLSXP: return GUFUNC_LOGICAL;
+    case INTSXP: return GUFUNC_INTEGER;
+    case REALSXP: return GUFUNC_DOUBLE;
+    default:
+      throw Error("gufunc_type_error", "argument " + std::to_string(position) + " is of type " +
+                                           Rf_type2char(TYPEOF(x)) +
+                                           "; gufunc takes double, integer or logical");
+  }
+}
+
+SEXPTYPE sexptype_of(gufunc_dtype t) {
+  return t == GUFUNC_DOUBLE ? REALSXP : t == GUFUNC_INTEGER ? INTSXP : LGLSXP;
+}
+
+std::vector<intptr_t> dims_of(SEXP x) {
+  SEXP dim = Rf_getAttrib(x, R_DimSymbol);
+  if (Rf_isNull(dim)) return {static_cast<intptr_t>(XLENGTH(x))};
+  std::vector<intptr_t> out;
+  for (R_xlen_t i = 0; i < XLENGTH(dim); ++i) out.push_back(INTEGER(dim)[i]);
+  return out;
+}
+
+char* data_of(SEXP x) {
+  return TYPEOF(x) == REALSXP ? reinterpret_cast<char*>(REAL(x))
+                              : reinterpret_cast<char*>(INTEGER(x));
+}
+
+SEXP alloc_vector(SEXPTYPE type, R_xlen_t n) {
+  struct Request {
+    SEXPTYPE type;
+    R_xlen_t n;
+  } request = {type, n};
+  return unwind_protect(
+      [](void* p) -> SEXP {
+        auto* q = static_cast<Request*>(p);
+        return Rf_allocVector(q->type, q->n);
+      },
+      &request);
+}
+
+SEXP promote(SEXP x, gufunc_dtype from, gufunc_dtype to, int* nprotect) {
+  if (from == to || (from == GUFUNC_LOGICAL && to == GUFUNC_INTEGER)) return x;
+  if (to != GUFUNC_DOUBLE) throw Error("gufunc_internal_error", "unsupported promotion");
+  const R_xlen_t n = XLENGTH(x);
+  SEXP out = PROTECT(alloc_vector(REALSXP, n));
+  ++*nprotect;
+  const int* src = INTEGER(x);
+  double* dst = REAL(out);
+  for (R_xlen_t i = 0; i < n; ++i) dst[i] = src[i] == NA_INTEGER ? NA_REAL : src[i];
+  return out;
+}
+
+}  // namespace r
+}  // namespace gufunc

@@ -1,0 +1,28 @@
+// R vectors as the core sees them: dtype, dims, data, and promotion copies.
+#pragma once
+
+#define R_NO_REMAP
+#include <R.h>
+#include <Rinternals.h>
+
+#include <vector>
+
+#include "dispatch/apply.hpp"
+
+namespace gufunc {
+namespace r {
+
+// The dtype of a double, integer or logical vector; throws gufunc_type_error otherwise.
+gufunc_dtype dtype_of(SEXP x, int position);
+SEXPTYPE sexptype_of(gufunc_dtype t);
+// The R dims of x, or {length} when it has none.
+std::vector<intptr_t> dims_of(SEXP x);
+char* data_of(SEXP x);
+// Rf_allocVector with R's longjmp on failure turned into a C++ exception.
+SEXP alloc_vector(SEXPTYPE type, R_xlen_t n);
+// x converted to dtype `to` (a new protected vector, or x itself when no copy is
+// needed: logical is already stored as integer). Increments *nprotect when it allocates.
+SEXP promote(SEXP x, gufunc_dtype from, gufunc_dtype to, int* nprotect);
+
+}  // namespace r
+}  // namespace gufunc

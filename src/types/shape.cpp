@@ -1,0 +1,126 @@
+// Core and loop dimension resolution (see shape.hpp).
+#include "types/shape.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace gufunc {
+
+namespace {
+
+[[noreturn]] void shape_error(const std::string& msg) { throw Error("gufunc_shape_error", msg); }
+
+std::string dims_text(const std::vector<intptr_t>& d) {
+  std::string s = "(";
+  for (size_t i = 0; i < d.size(); ++i) s += (i ? "," : "") + std::to_string(d[i]);
+  return s + ")";
+}
+
+int flexible_count(const Signature& sig, int arg) {
+  int n = 0;
+  for (int d : sig.args[arg].dims) n += sig.dims[d].flexible ? 1 : 0;
+  return n;
+}
+
+}  // namespace
+
+ResolvedShape resolve_shape(const Signature& sig, const std::vector<std::vector<intptr_t>>& in_dims) {
+  const int ndims = static_cast<int>(sig.dims.size());
+  ResolvedShape r;
+  r.dim_sizes.assign(ndims, -1);
+  r.dim_missing.assign(ndims, false);
+  std::vector<int> seen_in(ndims, 0), missing_in(ndims, 0);
+
+  // Which flexible dims are missing: an input with fewer dims than its core
+  // drops all of its flexible dims (NumPy's rule).
+  for (int a = 0; a < sig.nin; ++a) {
+    const auto& spec = sig.args[a].dims;
+    const int have = static_cast<int>(in_dims[a].size()), need = static_cast<int>(spec.size());
+    bool drop = have < need;
+    if (drop && have != need - flexible_count(sig, a)) {
+      shape_error("argument " + std::to_string(a + 1) + " has " + std::to_string(have) +
+                  " dimension(s) but its core \"" + sig.text + "\" needs " + std::to_string(need));
+    }
+    for (int d : spec) {
+      seen_in[d]++;
+      if (drop && sig.dims[d].flexible) missing_in[d]++;
+    }
+  }
+  for (int d = 0; d < ndims; ++d) {
+    if (missing_in[d] > 0 && missing_in[d] != seen_in[d]) {
+      shape_error("flexible dimension " + sig.dims[d].name +
+                  " is missing from some arguments and present in others");
+    }
+    r.dim_missing[d] = missing_in[d] > 0;
+    if (r.dim_missing[d]) r.dim_sizes[d] = 1;
+  }
+
+  // Core dim sizes must agree across inputs and with frozen sizes.
+  std::vector<int> size_from(ndims, -1);
+  r.arg_core_sizes.resize(sig.nargs());
+  std::vector<std::vector<intptr_t>> loops(sig.nin);
+  size_t rank = 0;
+  for (int a = 0; a < sig.nin; ++a) {
+    size_t k = 0;
+    for (int d : sig.args[a].dims) {
+      if (r.dim_missing[d]) continue;
+      const intptr_t size = in_dims[a][k++];
+      const CoreDim& cd = sig.dims[d];
+      if (cd.frozen_size >= 0 && size != cd.frozen_size) {
+        shape_error("argument " + std::to_string(a + 1) + ": core dimension " + cd.name +
+                    " must have size " + std::to_string(cd.frozen_size) + ", not " +
+                    std::to_string(size));
+      }
+      if (r.dim_sizes[d] >= 0 && r.dim_sizes[d] != size) {
+        shape_error("argument " + std::to_string(a + 1) + ": core dimension " + cd.name +
+                    " has size " + std::to_string(size) + " but argument " +
+                    std::to_string(size_from[d] + 1) + " gives it size " +
+                    std::to_string(r.dim_sizes[d]));
+      }
+      r.dim_sizes[d] = size;
+      size_from[d] = a;
+      r.arg_core_sizes[a].push_back(size);
+    }
+    loops[a].assign(in_dims[a].begin() + k, in_dims[a].end());
+    rank = std::max(rank, loops[a].size());
+  }
+  for (int d = 0; d < ndims; ++d) {
+    if (r.dim_sizes[d] < 0 && sig.dims[d].frozen_size >= 0) r.dim_sizes[d] = sig.dims[d].frozen_size;
+    if (r.dim_sizes[d] < 0) {
+      shape_error("core dimension " + sig.dims[d].name + " of \"" + sig.text +
+                  "\" appears only in outputs, so its size is unknown");
+    }
+  }
+
+  // Loop dims broadcast position by position: equal sizes, or 1.
+  r.loop_shape.assign(rank, 1);
+  for (int a = 0; a < sig.nin; ++a) {
+    loops[a].resize(rank, 1);
+    for (size_t j = 0; j < rank; ++j) {
+      const intptr_t s = loops[a][j];
+      if (s == r.loop_shape[j] || s == 1) continue;
+      if (r.loop_shape[j] != 1) {
+        shape_error("loop dimensions of argument " + std::to_string(a + 1) + " " +
+                    dims_text(loops[a]) + " do not broadcast with " + dims_text(r.loop_shape));
+      }
+      r.loop_shape[j] = s;
+    }
+  }
+  r.loop_length = 1;
+  for (intptr_t s : r.loop_shape) r.loop_length *= s;
+
+  r.arg_loop_dims = loops;
+  for (int o = sig.nin; o < sig.nargs(); ++o) {
+    std::vector<intptr_t> dims;
+    for (int d : sig.args[o].dims) {
+      if (!r.dim_missing[d]) dims.push_back(r.dim_sizes[d]);
+    }
+    r.arg_core_sizes[o] = dims;
+    r.arg_loop_dims.push_back(r.loop_shape);
+    dims.insert(dims.end(), r.loop_shape.begin(), r.loop_shape.end());
+    r.out_dims.push_back(dims);
+  }
+  return r;
+}
+
+}  // namespace gufunc

@@ -1,0 +1,4 @@
+library(testthat)
+library(gufunc)
+
+test_check("gufunc")

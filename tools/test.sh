@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The whole test suite: builds the package tarball, runs R CMD check --as-cran on it
+# (which runs every testthat test, NOT_CRAN=true so none is skipped as "on CRAN"),
+# and prints the testthat counts as the last line: "N passed, N failed".
+# Exits non-zero on any check ERROR or WARNING, or any failed test.
+set -u
+cd "$(dirname "$0")/.."
+top=$PWD
+out=$top/check
+rm -rf "$out" && mkdir -p "$out"
+
+Rscript tools/install-deps.R || { echo "0 passed, 1 failed"; exit 1; }
+Rscript -e 'roxygen2::roxygenise()' > "$out/roxygen.log" 2>&1 || {
+  cat "$out/roxygen.log"; echo "0 passed, 1 failed"; exit 1; }
+
+(cd "$out" && R CMD build "$top" > build.log 2>&1) || {
+  cat "$out/build.log"; echo "0 passed, 1 failed"; exit 1; }
+tarball=$(ls "$out"/gufunc_*.tar.gz)
+
+# Offline-safe: no remote CRAN incoming checks; every test runs.
+(cd "$out" && NOT_CRAN=true _R_CHECK_CRAN_INCOMING_REMOTE_=false \
+  R CMD check --as-cran --no-manual "$tarball" > check.log 2>&1)
+check_rc=$?
+cat "$out/check.log"
+
+rout=$(ls "$out"/gufunc.Rcheck/tests/testthat.Rout* 2>/dev/null | head -1)
+summary=""
+[ -n "$rout" ] && summary=$(grep -E '\[ FAIL [0-9]+ \| WARN [0-9]+ \| SKIP [0-9]+ \| PASS [0-9]+ \]' "$rout" | tail -1)
+if [ -n "$rout" ] && [ -f "$out/gufunc.Rcheck/tests/testthat.Rout.fail" ]; then
+  tail -60 "$out/gufunc.Rcheck/tests/testthat.Rout.fail"
+fi
+failed=$(echo "$summary" | sed -nE 's/.*FAIL ([0-9]+).*/\1/p')
+passed=$(echo "$summary" | sed -nE 's/.*PASS ([0-9]+).*/\1/p')
+skipped=$(echo "$summary" | sed -nE 's/.*SKIP ([0-9]+).*/\1/p')
+[ -n "$failed" ] || failed=1
+[ -n "$passed" ] || passed=0
+
+status=$(grep -E '^Status:' "$out/check.log" | tail -1)
+echo "R CMD check: ${status:-no status (check did not finish)}"
+rc=0
+if [ "$check_rc" -ne 0 ] || echo "$status" | grep -qE 'ERROR|WARNING' || [ -z "$status" ]; then rc=1; fi
+[ "$failed" -eq 0 ] || rc=1
+echo "$passed passed, $failed failed, ${skipped:-0} skipped"
+exit $rc
