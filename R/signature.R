@@ -88,7 +88,11 @@ format.gufunc_signature <- function(x, ...) {
     dims <- x$core_dims[[i]]
     dtype <- x$dtypes[[i]]
     if (is.na(dtype)) dtype <- ""
-    if (length(dims) == 0L && nzchar(dtype)) dtype else paste0(dtype, "(", paste(dims, collapse = ","), ")")
+    # a typed scalar core is written as the bare dtype
+    if (length(dims) == 0L && nzchar(dtype)) {
+      return(dtype)
+    }
+    paste0(dtype, "(", paste(dims, collapse = ","), ")")
   }, character(1))
   inputs <- paste(args[seq_len(x$nin)], collapse = ", ")
   outputs <- paste(args[x$nin + seq_len(x$nout)], collapse = ", ")

@@ -10,7 +10,7 @@ out=$top/check
 rm -rf "$out" && mkdir -p "$out"
 
 Rscript tools/install-deps.R || { echo "0 passed, 1 failed"; exit 1; }
-Rscript -e 'roxygen2::roxygenise()' > "$out/roxygen.log" 2>&1 || {
+Rscript -e 'roxygen2::roxygenise(load_code = roxygen2::load_source)' > "$out/roxygen.log" 2>&1 || {
   cat "$out/roxygen.log"; echo "0 passed, 1 failed"; exit 1; }
 
 (cd "$out" && R CMD build "$top" > build.log 2>&1) || {

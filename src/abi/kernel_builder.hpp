@@ -154,8 +154,8 @@ size_t KernelBuilder::add(gufunc_function_t fn, Args&&... args) {
     size_ = offset;
     throw;
   }
-  k->destructor = std::is_trivially_destructible<State>::value ? nullptr
-                                                               : &destroy_kernel_state<State>;
+  k->destructor =
+      std::is_trivially_destructible<State>::value ? nullptr : &destroy_kernel_state<State>;
   unowned_.push_back(offset);
   return offset;
 }

@@ -170,8 +170,7 @@ void request_kernel(const std::string& ns, const std::string& name,
     const int t = static_cast<int>(in_types[i]);
     if (t < 0 || t >= GUFUNC_NDTYPES) {
       throw Error("gufunc_argument_error", "input type " + std::to_string(i + 1) + " (" +
-                                               std::to_string(t) +
-                                               ") is not a gufunc_dtype");
+                                               std::to_string(t) + ") is not a gufunc_dtype");
     }
   }
   const Function& f = find_function(ns, name);

@@ -34,13 +34,13 @@ struct FloorDivInt : SameTypes<int> {
 };
 
 struct PlusDouble : SameTypes<double> {
-  static double apply(double x, double y, unsigned&) { return x + y; }
+  static double apply(double x, double y, unsigned&) { return plus_r(x, y); }
 };
 struct MinusDouble : SameTypes<double> {
   static double apply(double x, double y, unsigned&) { return x - y; }
 };
 struct TimesDouble : SameTypes<double> {
-  static double apply(double x, double y, unsigned&) { return x * y; }
+  static double apply(double x, double y, unsigned&) { return times_r(x, y); }
 };
 struct DivideDouble : SameTypes<double> {
   static double apply(double x, double y, unsigned&) { return x / y; }

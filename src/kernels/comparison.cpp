@@ -26,10 +26,10 @@ struct Relation {
 
 template <class Compare>
 void add_relation(Table& table, const char* name) {
-  table.add_kernel(strided_init(name, "integer, integer -> logical",
-                                binary_loop<Relation<int, Compare>>));
-  table.add_kernel(strided_init(name, "double, double -> logical",
-                                binary_loop<Relation<double, Compare>>));
+  table.add_kernel(
+      strided_init(name, "integer, integer -> logical", binary_loop<Relation<int, Compare>>));
+  table.add_kernel(
+      strided_init(name, "double, double -> logical", binary_loop<Relation<double, Compare>>));
 }
 
 }  // namespace

@@ -49,6 +49,14 @@ inline int int_times(int x, int y, unsigned& warn) {
   return int_checked(x, y, static_cast<int64_t>(x) * y, warn);
 }
 
+// With two NaN operands, x86-64 returns the first one (quieted), and whether NA or
+// NaN comes out of R depends on which operand its compiled loop put first. The
+// compiler may swap the operands of + and *, so the order is pinned here: the
+// first operand's NaN wins (R's order for equal lengths and a recycled scalar
+// on the right; R/elementwise.R fixes up the other layouts).
+inline double plus_r(double x, double y) { return std::isnan(x) ? x + x : x + y; }
+inline double times_r(double x, double y) { return std::isnan(x) ? x * x : x * y; }
+
 // Beyond this quotient a double has no fractional bits left; R compares in long
 // double, so the threshold is 1 / LDBL_EPSILON where long double is wider.
 inline bool beyond_precision(double q) {
@@ -111,7 +119,9 @@ inline double pow_r(double x, double y, unsigned& warn) {
     return y;  // NA or NaN
   }
   if (std::isfinite(x) && std::isfinite(y)) return std::pow(x, y);
-  if (std::isnan(x) || std::isnan(y)) return x + y;  // keeps the payload R keeps
+  // R computes x + y here and its build returns the exponent's NaN when both are.
+  if (std::isnan(y)) return y + y;
+  if (std::isnan(x)) return x + x;
   if (!std::isfinite(x)) {
     if (x > 0) return (y < 0.) ? 0. : kInf;
     if (std::isfinite(y) && y == std::floor(y)) {  // (-Inf) ^ whole number

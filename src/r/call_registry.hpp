@@ -26,4 +26,4 @@ struct CallEntry {
 // GUFUNC_CALL_ENTRY(parse_signature, gufunc_r_parse_signature, 1) makes the C
 // function available to R as C_parse_signature.
 #define GUFUNC_CALL_ENTRY(r_name, fn, nargs) \
-  static const gufunc::r::CallEntry r_name##_entry(#r_name, (DL_FUNC)&fn, nargs)
+  static const gufunc::r::CallEntry r_name##_entry(#r_name, (DL_FUNC)(void (*)(void)) & fn, nargs)

@@ -1,4 +1,5 @@
 // Package load: builtin kernels into the "base" table, .Call routines, callables.
+#include "dispatch/table.hpp"
 #include "kernels/builtins.hpp"
 #include "r/call_registry.hpp"
 #include "r/guard.hpp"

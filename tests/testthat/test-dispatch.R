@@ -128,5 +128,9 @@ test_that("threads follow options and the check limit", {
   if (is.na(withr_env)) Sys.unsetenv("_R_CHECK_LIMIT_CORES_") else
     Sys.setenv("_R_CHECK_LIMIT_CORES_" = withr_env)
   options(gufunc.threads = 0)
-  expect_error(gufunc_threads(), "gufunc.threads")
+  expect_error(gufunc_threads(), "gufunc.threads", class = "gufunc_argument_error")
+  options(gufunc.threads = NULL)
+  Sys.setenv(RCPP_PARALLEL_NUM_THREADS = "1")
+  expect_identical(gufunc_threads(), 1L)
+  Sys.unsetenv("RCPP_PARALLEL_NUM_THREADS")
 })

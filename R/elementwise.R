@@ -1,0 +1,206 @@
+# Base R's rules around an element-wise (all-scalar-core) kernel call: the shape
+# errors and warnings before computing, and the attributes of the result after.
+# They follow R 4.2's R_binary/R_unary (arithmetic.c), relop.c, logic.c and
+# math1(), family by family, so gufunc_call() results are identical() to base R.
+
+# Which of base R's code paths a builtin name follows.
+elementwise_family <- function(name, nargs) {
+  aliases <- c(add = "+", subtract = "-", multiply = "*", divide = "/")
+  if (name %in% names(aliases)) name <- aliases[[name]]
+  if (name %in% c("+", "-", "*", "/", "^", "%%", "%/%")) {
+    return(if (nargs == 1L) "unary" else "arithmetic")
+  }
+  if (name %in% c("==", "!=", "<", "<=", ">", ">=")) return("comparison")
+  if (name %in% c("&", "|")) return("logic")
+  if (name == "!") return("not")
+  "math"
+}
+
+# Raises base R's errors and warnings for the shapes of the arguments, in base
+# R's order. `call` is the call the conditions are attributed to.
+elementwise_check <- function(args, name, call = NULL) {
+  if (length(args) != 2L) return(invisible(NULL))
+  family <- elementwise_family(name, 2L)
+  if (!family %in% c("arithmetic", "comparison", "logic")) return(invisible(NULL))
+  layout <- binary_layout(args[[1L]], args[[2L]], family)
+  for (w in layout$array_warnings) warning(warningCondition(w, call = call))
+  if (layout$nonconformable) shape_error("non-conformable arrays", call)
+  if (layout$ts_mismatch) shape_error("time-series/vector length mismatch", call)
+  if (layout$recycle_warning) {
+    warning(warningCondition(
+      "longer object length is not a multiple of shorter object length",
+      call = call
+    ))
+  }
+  invisible(NULL)
+}
+
+# Returns `value` (the bare kernel result) with the attributes base R's
+# operator or function gives its result.
+elementwise_attributes <- function(value, args, name, call = NULL) {
+  x <- args[[1L]]
+  family <- elementwise_family(name, length(args))
+  switch(family,
+    unary = if (is.logical(x)) keep_array_attributes(value, x) else keep_attributes(value, x),
+    not = if (is.logical(x)) keep_attributes(value, x) else keep_array_attributes(value, x),
+    math = keep_attributes(value, x),
+    binary_attributes(nan_operand_order(value, x, args[[2L]], name), x, args[[2L]], family,
+                      call)
+  )
+}
+
+shape_error <- function(message, call) {
+  stop(errorCondition(message, class = c("gufunc_shape_error", "gufunc_error"), call = call))
+}
+
+# Everything base R decides about two operands before computing. Arithmetic
+# drops the dim of a length-1 array against a longer vector (with a deprecation
+# warning); comparison and logic keep it, and fail later on the length.
+binary_layout <- function(x, y, family) {
+  nx <- length(x)
+  ny <- length(y)
+  xarray <- !is.null(attr(x, "dim"))
+  yarray <- !is.null(attr(y, "dim"))
+  out <- list(nx = nx, ny = ny, array_warnings = character(), dims = NULL,
+              xnames = NULL, ynames = NULL, use_dimnames = FALSE, nonconformable = FALSE,
+              ts_mismatch = FALSE, tsp = NULL, ts_class = NULL, ts = FALSE,
+              dropped_y = FALSE)
+  if (family == "arithmetic" && xarray != yarray) {
+    recycling <- "Recycling array of length 1 in %s arithmetic is deprecated.\n  Use c() or as.vector() instead.\n"
+    if (xarray && nx == 1L && ny != 1L) {
+      if (ny != 0L) out$array_warnings <- sprintf(recycling, "array-vector")
+      x <- drop_dim(x)
+    }
+    if (yarray && ny == 1L && nx != 1L) {
+      if (nx != 0L) out$array_warnings <- sprintf(recycling, "vector-array")
+      y <- drop_dim(y)
+      out$dropped_y <- TRUE
+    }
+  }
+  if (xarray || yarray) {
+    if (xarray && yarray) {
+      dx <- attr(x, "dim")
+      dy <- attr(y, "dim")
+      out$nonconformable <- length(dx) != length(dy) || any(dx != dy)
+      out$dims <- dx
+    } else if (xarray && (ny != 0L || nx == 0L)) {
+      out$dims <- attr(x, "dim")
+    } else if (yarray && (nx != 0L || ny == 0L)) {
+      out$dims <- attr(y, "dim")
+    }
+    out$use_dimnames <- TRUE
+    out$xnames <- attr(x, "dimnames")
+    out$ynames <- attr(y, "dimnames")
+  } else {
+    out$xnames <- attr(x, "names")
+    out$ynames <- attr(y, "names")
+  }
+  xts <- !is.null(attr(x, "tsp"))
+  yts <- !is.null(attr(y, "tsp"))
+  if (xts || yts) {
+    from_x <- xts
+    out$ts_mismatch <- if (xts && yts) FALSE else if (xts) nx < ny else ny < nx
+    out$ts <- TRUE
+    out$tsp <- attr(if (from_x) x else y, "tsp")
+    out$ts_class <- attr(if (from_x) x else y, "class")
+  }
+  out$recycle_warning <- nx > 0L && ny > 0L && max(nx, ny) %% min(nx, ny) != 0L
+  out$x <- x
+  out$y <- y
+  out
+}
+
+binary_attributes <- function(value, x, y, family, call) {
+  if (is.null(attributes(x)) && is.null(attributes(y))) return(value)
+  layout <- binary_layout(x, y, family)
+  n <- length(value)
+  # Arithmetic keeps the other attributes of the operands as long as the result
+  # (the first operand's win); comparison and logic do not.
+  if (family == "arithmetic" && n > 0L) {
+    if (n == layout$ny) value <- copy_most_attributes(value, y)
+    if (n == layout$nx) value <- copy_most_attributes(value, layout$x)
+  }
+  if (!is.null(layout$dims)) {
+    size <- prod(layout$dims)
+    if (size != n) {
+      shape_error(sprintf("dims [product %.0f] do not match the length of object [%.0f]",
+                          size, as.numeric(n)), call)
+    }
+    dim(value) <- layout$dims
+    if (!is.null(layout$xnames)) {
+      dimnames(value) <- layout$xnames
+    } else if (!is.null(layout$ynames)) {
+      dimnames(value) <- layout$ynames
+    }
+  } else if (!layout$use_dimnames) {
+    # Arithmetic compares lengths only, so an absent first name vector of a
+    # zero-length result still shadows the second; the other families skip NULL.
+    xnames <- layout$xnames
+    ynames <- layout$ynames
+    if ((family == "arithmetic" || !is.null(xnames)) && n == length(xnames)) {
+      names(value) <- xnames
+    } else if (!is.null(ynames) && n == length(ynames)) {
+      names(value) <- ynames
+    }
+  }
+  # R computes on a double copy of a logical first operand and returns that copy,
+  # names included; only visible when a length-1 array lost its dim.
+  if (family == "arithmetic" && layout$dropped_y && is.logical(x) && is.double(y) &&
+      n == layout$nx && n > 0L && !is.null(attr(x, "names"))) {
+    names(value) <- attr(x, "names")
+  }
+  if (layout$ts) {
+    attr(value, "tsp") <- layout$tsp
+    attr(value, "class") <- layout$ts_class
+  }
+  value
+}
+
+# For + and * on doubles R's compiled loops return the second operand's NaN when
+# both are NaN, if the first operand is recycled (a single element against a
+# longer one, or unequal lengths); the kernels return the first operand's.
+nan_operand_order <- function(value, x, y, name) {
+  if (!name %in% c("+", "*", "add", "multiply") || !is.double(value)) return(value)
+  n <- length(value)
+  nx <- length(x)
+  ny <- length(y)
+  if (n == 0L || nx == ny || ny == 1L) return(value)
+  if (!(is.double(x) || is.logical(x)) || !(is.double(y) || is.logical(y))) return(value)
+  if (!anyNA(x) || !anyNA(y)) return(value)
+  xr <- rep_len(as.vector(x), n)
+  yr <- rep_len(as.vector(y), n)
+  both <- is.na(xr) & is.na(yr)
+  value[both] <- as.double(yr[both])
+  value
+}
+
+drop_dim <- function(x) {
+  attr(x, "dim") <- NULL
+  attr(x, "dimnames") <- NULL
+  x
+}
+
+# All attributes of `from` (math functions, unary - on numbers, ! on logicals).
+keep_attributes <- function(value, from) {
+  a <- attributes(from)
+  if (!is.null(a)) attributes(value) <- a
+  value
+}
+
+# Only names, dim and dimnames of `from` (unary - on logicals, ! on numbers).
+keep_array_attributes <- function(value, from) {
+  for (which in c("names", "dim", "dimnames")) {
+    a <- attr(from, which, exact = TRUE)
+    if (!is.null(a)) attr(value, which) <- a
+  }
+  value
+}
+
+# Every attribute of `from` except names, dim and dimnames (R's copyMostAttrib).
+copy_most_attributes <- function(value, from) {
+  a <- attributes(from)
+  for (which in setdiff(names(a), c("names", "dim", "dimnames"))) {
+    attr(value, which) <- a[[which]]
+  }
+  value
+}

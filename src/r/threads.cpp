@@ -1,0 +1,59 @@
+// Thread count resolution (see threads.hpp).
+#include "r/threads.hpp"
+
+#include <RcppParallel.h>  // tbb::this_task_arena
+
+#include <cctype>
+#include <cstdlib>
+#include <string>
+
+#include "r/call_registry.hpp"
+#include "r/guard.hpp"
+
+namespace gufunc {
+namespace r {
+
+namespace {
+
+bool check_limits_cores() {
+  const char* v = std::getenv("_R_CHECK_LIMIT_CORES_");
+  if (v == nullptr || v[0] == '\0') return false;
+  std::string s(v);
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s != "false";
+}
+
+int configured_threads() {
+  SEXP opt = Rf_GetOption1(Rf_install("gufunc.threads"));
+  if (!Rf_isNull(opt)) {
+    const double n = (Rf_isNumeric(opt) && XLENGTH(opt) == 1) ? Rf_asReal(opt) : NA_REAL;
+    if (ISNAN(n) || n < 1) {
+      throw Error("gufunc_argument_error",
+                  "option `gufunc.threads` must be a single number >= 1");
+    }
+    return n > 1024 ? 1024 : static_cast<int>(n);
+  }
+  if (const char* env = std::getenv("RCPP_PARALLEL_NUM_THREADS")) {
+    const int n = std::atoi(env);
+    if (n > 0) return n;
+  }
+  return static_cast<int>(tbb::this_task_arena::max_concurrency());
+}
+
+}  // namespace
+
+int thread_count() {
+  const int n = configured_threads();
+  return check_limits_cores() && n > 2 ? 2 : n;
+}
+
+namespace {
+SEXP threads_entry() {
+  return guarded([&]() -> SEXP { return Rf_ScalarInteger(thread_count()); });
+}
+}  // namespace
+
+}  // namespace r
+}  // namespace gufunc
+
+GUFUNC_CALL_ENTRY(gufunc_threads, gufunc::r::threads_entry, 0);
