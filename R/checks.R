@@ -25,6 +25,16 @@ describe <- function(x) {
           length(x))
 }
 
+# Checks every element of `args` (the `...` of a gufunc call) with check_operand();
+# the labels for messages are only built when one is wrong.
+check_operands <- function(args, call = sys.call(-1L)) {
+  for (x in args) {
+    if (is.null(attr(x, "class")) && typeof(x) %in% c("double", "integer", "logical")) next
+    labels <- dots_labels(args)
+    for (i in seq_along(args)) check_operand(args[[i]], labels[[i]], call = call)
+  }
+}
+
 # Names for the elements of `...` in messages: the user's names, else ..1, ..2, ...
 dots_labels <- function(args) {
   labels <- paste0("..", seq_along(args))

@@ -3,23 +3,44 @@
 # They follow R 4.2's R_binary/R_unary (arithmetic.c), relop.c, logic.c and
 # math1(), family by family, so gufunc_call() results are identical() to base R.
 
-# Which of base R's code paths a builtin name follows.
+# Which of base R's code paths a builtin name follows (aliases included).
+builtin_families <- c(
+  "+" = "arithmetic", "-" = "arithmetic", "*" = "arithmetic", "/" = "arithmetic",
+  "^" = "arithmetic", "%%" = "arithmetic", "%/%" = "arithmetic",
+  add = "arithmetic", subtract = "arithmetic", multiply = "arithmetic", divide = "arithmetic",
+  "==" = "comparison", "!=" = "comparison", "<" = "comparison", "<=" = "comparison",
+  ">" = "comparison", ">=" = "comparison", "&" = "logic", "|" = "logic", "!" = "not",
+  abs = "math", sqrt = "math", exp = "math", expm1 = "math", log = "math", log2 = "math",
+  log10 = "math", log1p = "math", sin = "math", cos = "math", tan = "math", asin = "math",
+  acos = "math", atan = "math", sinh = "math", cosh = "math", tanh = "math", floor = "math",
+  ceiling = "math", trunc = "math", sign = "math"
+)
+
 elementwise_family <- function(name, nargs) {
-  aliases <- c(add = "+", subtract = "-", multiply = "*", divide = "/")
-  if (name %in% names(aliases)) name <- aliases[[name]]
-  if (name %in% c("+", "-", "*", "/", "^", "%%", "%/%")) {
-    return(if (nargs == 1L) "unary" else "arithmetic")
+  family <- builtin_families[name]
+  if (is.na(family)) {
+    # Element-wise functions of other namespaces: base R's general rules.
+    return(switch(as.character(nargs), "1" = "math", "2" = "arithmetic", "none"))
   }
-  if (name %in% c("==", "!=", "<", "<=", ">", ">=")) return("comparison")
-  if (name %in% c("&", "|")) return("logic")
-  if (name == "!") return("not")
-  "math"
+  family <- unname(family)
+  if (family == "arithmetic" && nargs == 1L) "unary" else family
 }
 
 # Raises base R's errors and warnings for the shapes of the arguments, in base
 # R's order. `call` is the call the conditions are attributed to.
 elementwise_check <- function(args, name, call = NULL) {
   if (length(args) != 2L) return(invisible(NULL))
+  if (is.null(attributes(args[[1L]])) && is.null(attributes(args[[2L]]))) {
+    # Plain vectors: only the recycling warning can apply.
+    nx <- length(args[[1L]])
+    ny <- length(args[[2L]])
+    if (nx > 0L && ny > 0L && max(nx, ny) %% min(nx, ny) != 0L &&
+        elementwise_family(name, 2L) %in% c("arithmetic", "comparison", "logic")) {
+      warning(warningCondition(
+        "longer object length is not a multiple of shorter object length", call = call))
+    }
+    return(invisible(NULL))
+  }
   family <- elementwise_family(name, 2L)
   if (!family %in% c("arithmetic", "comparison", "logic")) return(invisible(NULL))
   layout <- binary_layout(args[[1L]], args[[2L]], family)
@@ -38,8 +59,9 @@ elementwise_check <- function(args, name, call = NULL) {
 # Returns `value` (the bare kernel result) with the attributes base R's
 # operator or function gives its result.
 elementwise_attributes <- function(value, args, name, call = NULL) {
-  x <- args[[1L]]
   family <- elementwise_family(name, length(args))
+  if (family == "none") return(value)
+  x <- args[[1L]]
   switch(family,
     unary = if (is.logical(x)) keep_array_attributes(value, x) else keep_attributes(value, x),
     not = if (is.logical(x)) keep_attributes(value, x) else keep_array_attributes(value, x),
@@ -66,7 +88,8 @@ binary_layout <- function(x, y, family) {
               ts_mismatch = FALSE, tsp = NULL, ts_class = NULL, ts = FALSE,
               dropped_y = FALSE)
   if (family == "arithmetic" && xarray != yarray) {
-    recycling <- "Recycling array of length 1 in %s arithmetic is deprecated.\n  Use c() or as.vector() instead.\n"
+    recycling <- paste0("Recycling array of length 1 in %s arithmetic is deprecated.\n",
+                        "  Use c() or as.vector() instead.\n")
     if (xarray && nx == 1L && ny != 1L) {
       if (ny != 0L) out$array_warnings <- sprintf(recycling, "array-vector")
       x <- drop_dim(x)

@@ -29,15 +29,14 @@ gufunc_call <- function(name, ..., namespace = "base") {
   check_string(name, "name")
   check_string(namespace, "namespace")
   args <- list(...)
-  labels <- dots_labels(args)
-  for (i in seq_along(args)) check_operand(args[[i]], labels[[i]])
+  check_operands(args)
   names(args) <- NULL
   elementwise <- .Call(C_is_elementwise, name, namespace, length(args))
-  if (elementwise) elementwise_check(args, name)
+  if (elementwise) elementwise_check(args, name, call = sys.call())
   res <- .Call(C_gufunc_call, name, args, namespace, gufunc_threads())
   for (w in res[[2L]]) warning(warningCondition(w, call = sys.call()))
   outs <- res[[1L]]
-  if (elementwise) outs[[1L]] <- elementwise_attributes(outs[[1L]], args, name)
+  if (elementwise) outs[[1L]] <- elementwise_attributes(outs[[1L]], args, name, call = sys.call())
   if (length(outs) == 1L) outs[[1L]] else outs
 }
 

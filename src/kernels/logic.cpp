@@ -16,16 +16,14 @@ inline int as_logical(double x) { return rsem::double_as_logical(x); }
 // FALSE wins over NA in &.
 struct AndRule {
   static int combine(int a, int b) {
-    if (a == 0 || b == 0) return 0;
-    return (a == kNaInt || b == kNaInt) ? kNaInt : 1;
+    return ((a == 0) | (b == 0)) ? 0 : ((a == kNaInt) | (b == kNaInt)) ? kNaInt : 1;
   }
 };
 
 // TRUE wins over NA in |.
 struct OrRule {
   static int combine(int a, int b) {
-    if (a == 1 || b == 1) return 1;
-    return (a == 0 && b == 0) ? 0 : kNaInt;
+    return ((a == 1) | (b == 1)) ? 1 : ((a == 0) & (b == 0)) ? 0 : kNaInt;
   }
 };
 
@@ -43,7 +41,7 @@ struct Not {
   using Out = int;
   static int apply(T x, unsigned&) {
     const int a = as_logical(x);
-    return a == kNaInt ? kNaInt : a == 0;
+    return a == kNaInt ? kNaInt : (a == 0 ? 1 : 0);
   }
 };
 

@@ -9,7 +9,6 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 
 #include "gufunc/context.h"
@@ -17,36 +16,33 @@
 namespace gufunc {
 namespace rsem {
 
-constexpr int kNaInt = INT_MIN;  // NA_integer_ and NA (logical)
+constexpr int kNaInt = INT_MIN;  // NA_integer_ and logical NA (double NA only passes through)
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-// NA_real_: a NaN whose low word is 1954.
-inline double na_real() {
-  const uint64_t bits = 0x7FF00000000007A2ULL;
-  double x;
-  std::memcpy(&x, &bits, sizeof x);
-  return x;
-}
 
 inline double nan_value() { return std::numeric_limits<double>::quiet_NaN(); }
 
 // Integer +, - and *: NA in, NA out; a result outside [-INT_MAX, INT_MAX] is NA
-// and raises R's "NAs produced by integer overflow". Computed in 64 bits without
-// branches so the loops vectorise.
-inline int int_checked(int x, int y, int64_t exact, unsigned& warn) {
+// and raises R's "NAs produced by integer overflow". Written with 32-bit lanes
+// and no branches so the loops vectorise on plain SSE2.
+inline int int_checked(int x, int y, int z, bool overflow, unsigned& warn) {
   const bool na = (x == kNaInt) | (y == kNaInt);
-  const bool overflow = (exact > INT_MAX) | (exact < -INT_MAX);
+  overflow = overflow | (z == kNaInt);
   warn |= (overflow & !na) ? GUFUNC_WARN_INT_OVERFLOW : 0u;
-  return (na | overflow) ? kNaInt : static_cast<int>(exact);
+  return (na | overflow) ? kNaInt : z;
 }
 inline int int_plus(int x, int y, unsigned& warn) {
-  return int_checked(x, y, static_cast<int64_t>(x) + y, warn);
+  const int z = static_cast<int>(static_cast<uint32_t>(x) + static_cast<uint32_t>(y));
+  return int_checked(x, y, z, ((x ^ z) & (y ^ z)) < 0, warn);  // sign flipped: wrapped
 }
 inline int int_minus(int x, int y, unsigned& warn) {
-  return int_checked(x, y, static_cast<int64_t>(x) - y, warn);
+  const int z = static_cast<int>(static_cast<uint32_t>(x) - static_cast<uint32_t>(y));
+  return int_checked(x, y, z, ((x ^ y) & (x ^ z)) < 0, warn);
 }
 inline int int_times(int x, int y, unsigned& warn) {
-  return int_checked(x, y, static_cast<int64_t>(x) * y, warn);
+  // The double product is exact up to 2^53 and past INT_MAX when it is not.
+  const double p = static_cast<double>(x) * static_cast<double>(y);
+  const bool overflow = (p > INT_MAX) | (p < -INT_MAX);
+  return int_checked(x, y, overflow ? kNaInt : static_cast<int>(p), overflow, warn);
 }
 
 // With two NaN operands, x86-64 returns the first one (quieted), and whether NA or
@@ -59,10 +55,8 @@ inline double times_r(double x, double y) { return std::isnan(x) ? x * x : x * y
 
 // Beyond this quotient a double has no fractional bits left; R compares in long
 // double, so the threshold is 1 / LDBL_EPSILON where long double is wider.
-inline bool beyond_precision(double q) {
-  static const long double limit = 1.0L / LDBL_EPSILON;
-  return std::fabs(q) > limit;
-}
+constexpr long double kPrecisionLimit = 1.0L / LDBL_EPSILON;
+inline bool beyond_precision(double q) { return std::fabs(q) > kPrecisionLimit; }
 
 // x1 %% x2 for doubles. The remainder is taken in long double like R does; with
 // x87 long doubles that also decides which NaN payload survives (NaN %% NA is NA).
@@ -148,8 +142,8 @@ inline double sign_r(double x) {
 }
 
 // A number as a logical: 0 is FALSE, NA/NaN is NA, anything else TRUE.
-inline int int_as_logical(int x) { return x == kNaInt ? kNaInt : x != 0; }
-inline int double_as_logical(double x) { return std::isnan(x) ? kNaInt : x != 0; }
+inline int int_as_logical(int x) { return x == kNaInt ? kNaInt : (x != 0 ? 1 : 0); }
+inline int double_as_logical(double x) { return std::isnan(x) ? kNaInt : (x != 0 ? 1 : 0); }
 
 }  // namespace rsem
 }  // namespace gufunc

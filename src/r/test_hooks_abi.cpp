@@ -156,27 +156,43 @@ intptr_t check_lengths(SEXP x, SEXP y) {
 
 // Builds scale_of(add) with the kernel builder, relocates it, calls it from
 // `threads` threads on doubles x and y, destroys it; returns the result and counts.
-SEXP kernel_builder_composite(SEXP x, SEXP y, SEXP scale, SEXP threads) {
+// The add child is built in the block (child = "built") or is gufunc's "+" requested
+// as an instance and adopted into the block (child = "adopted").
+SEXP kernel_builder_composite(SEXP x, SEXP y, SEXP scale, SEXP threads, SEXP child_kind) {
   return guarded([&]() -> SEXP {
+    if (TYPEOF(x) != REALSXP || TYPEOF(y) != REALSXP) {
+      throw Error("gufunc_argument_error", "x and y must be double vectors");
+    }
     const intptr_t n = check_lengths(x, y);
     const int nthreads = thread_count(threads);
-    SEXP out =
-        PROTECT(named_list({"result", "kernel_size", "child_offset", "aligned",
-                            "states_alive_while_built", "states_destroyed", "states_alive_after"}));
+    const bool adopted = std::string(CHAR(STRING_ELT(child_kind, 0))) == "adopted";
+    SEXP out = PROTECT(named_list(
+        {"result", "kernel_size", "child_offset", "aligned", "states_alive_while_built",
+         "states_destroyed", "states_alive_after", "live_before", "live_built", "live_after"}));
     SEXP result = alloc_vector(REALSXP, n);
     SET_VECTOR_ELT(out, 0, result);
     const int destroyed_before = states_destroyed.load();
+    const long live_before = live_kernel_instances();
 
     KernelBuilder builder;
     const size_t parent =
         builder.add<ScaleOfState>(kernel_function(&scale_of_fn), Rf_asReal(scale));
-    const size_t child = builder.add<AddState>(kernel_function(&add_fn));
+    size_t child;
+    if (adopted) {
+      gufunc_dynamic_kernel plus;
+      request_kernel("base", "+", {GUFUNC_DOUBLE, GUFUNC_DOUBLE}, &plus, nullptr);
+      DynamicKernel owner(plus);  // released if adopting fails
+      child = builder.adopt(owner.get());
+    } else {
+      child = builder.add<AddState>(kernel_function(&add_fn));
+    }
     builder.link(builder.state<ScaleOfState>(parent).binary, child);
     gufunc_dynamic_kernel k = builder.release();
     const bool aligned = k.kernel_size % kKernelAlign == 0 &&
                          reinterpret_cast<uintptr_t>(k.kernel) % kKernelAlign == 0;
     const size_t block_size = k.kernel_size;
     const int alive = states_alive.load();
+    const long live_built = live_kernel_instances();
 
     std::unique_ptr<char[]> raw;
     gufunc_kernel_prefix* moved = relocate(&k, &raw);
@@ -194,6 +210,9 @@ SEXP kernel_builder_composite(SEXP x, SEXP y, SEXP scale, SEXP threads) {
     SET_VECTOR_ELT(out, 4, scalar_int(alive));
     SET_VECTOR_ELT(out, 5, scalar_int(states_destroyed.load() - destroyed_before));
     SET_VECTOR_ELT(out, 6, scalar_int(states_alive.load()));
+    SET_VECTOR_ELT(out, 7, scalar_real(static_cast<double>(live_before)));
+    SET_VECTOR_ELT(out, 8, scalar_real(static_cast<double>(live_built)));
+    SET_VECTOR_ELT(out, 9, scalar_real(static_cast<double>(live_kernel_instances())));
     UNPROTECT(1);
     return out;
   });
@@ -305,7 +324,7 @@ SEXP request_kernel_call(SEXP name, SEXP x, SEXP y, SEXP threads) {
 }  // namespace r
 }  // namespace gufunc
 
-GUFUNC_CALL_ENTRY(test_kernel_builder_composite, gufunc::r::kernel_builder_composite, 4);
+GUFUNC_CALL_ENTRY(test_kernel_builder_composite, gufunc::r::kernel_builder_composite, 5);
 GUFUNC_CALL_ENTRY(test_kernel_builder_misuse, gufunc::r::kernel_builder_misuse, 1);
 GUFUNC_CALL_ENTRY(test_kernel_states_alive, gufunc::r::states_alive_now, 0);
 GUFUNC_CALL_ENTRY(test_request_kernel_call, gufunc::r::request_kernel_call, 4);

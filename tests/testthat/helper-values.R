@@ -41,3 +41,66 @@ capture_warnings <- function(expr) {
   })
   list(value = value, warnings = messages)
 }
+
+# What a call gives: its value and warning messages, or its error message.
+call_outcome <- function(fn, args) {
+  tryCatch(capture_warnings(do.call(fn, args)),
+           error = function(e) list(error = conditionMessage(e)))
+}
+
+# Labels of the argument lists for which gufunc_call(name, ...) and base R's
+# `fun` differ in value, warnings or error message (empty when all agree).
+base_mismatches <- function(name, arg_lists, fun = match.fun(name)) {
+  gu <- function(...) gufunc_call(name, ...)
+  bad <- character()
+  for (i in seq_along(arg_lists)) {
+    if (!identical(call_outcome(gu, arg_lists[[i]]), call_outcome(fun, arg_lists[[i]]))) {
+      label <- names(arg_lists)[i]
+      bad <- c(bad, if (is.null(label) || !nzchar(label)) as.character(i) else label)
+    }
+  }
+  bad
+}
+
+# Argument lists for a binary operator over two grids: all pairs at once, each
+# pair alone (so every warning is attributed), and each value recycled against
+# the other whole grid on either side.
+binary_grid_cases <- function(gx, gy) {
+  p <- grid_pairs(gx, gy)
+  cases <- list(all_pairs = list(p$x, p$y))
+  for (i in seq_along(p$x)) {
+    cases[[sprintf("pair %s, %s", format(p$x[i]), format(p$y[i]))]] <- list(p$x[i], p$y[i])
+  }
+  for (v in gx) cases[[sprintf("scalar %s, grid", format(v))]] <- list(v, gy)
+  for (v in gy) cases[[sprintf("grid, scalar %s", format(v))]] <- list(gx, v)
+  cases[["grids as they are"]] <- list(gx, gy)
+  cases[["non-multiple lengths"]] <- list(gx, gy[-1L])
+  cases[["non-multiple lengths, swapped"]] <- list(gx[-1L], gy)
+  cases[["second recycled"]] <- list(rep(gx, length(gy)), gy)
+  cases[["first recycled"]] <- list(gx, rep(gy, length(gx)))
+  cases[["first empty"]] <- list(gx[0L], gy)
+  cases[["second empty"]] <- list(gx, gy[0L])
+  cases
+}
+
+# Every type combination of the value grid for a binary operator.
+expect_binary_grid_matches_base <- function(name, fun = match.fun(name)) {
+  for (tx in names(value_grid)) {
+    for (ty in names(value_grid)) {
+      cases <- binary_grid_cases(value_grid[[tx]], value_grid[[ty]])
+      expect_identical(base_mismatches(name, cases, fun), character(),
+                       label = sprintf("`%s` on %s, %s mismatches", name, tx, ty))
+    }
+  }
+}
+
+# Every type of the value grid for a one-argument function, whole and value by value.
+expect_unary_grid_matches_base <- function(name, fun = match.fun(name), extra = numeric()) {
+  for (tx in names(value_grid)) {
+    g <- value_grid[[tx]]
+    if (tx == "double") g <- c(g, extra)
+    cases <- c(list(whole_grid = list(g)), lapply(g, list))
+    expect_identical(base_mismatches(name, cases, fun), character(),
+                     label = sprintf("`%s` on %s mismatches", name, tx))
+  }
+}

@@ -1,0 +1,136 @@
+// Benchmarks of gufunc's R-free core: the cost of calling a kernel through the ABI,
+// of choosing a kernel (dispatch), and the throughput of the builtin `+` strided loop.
+#include <benchmark/benchmark.h>
+
+#include <cstring>
+#include <vector>
+
+#include "abi/kernel_builder.hpp"
+#include "dispatch/request.hpp"
+#include "dispatch/table.hpp"
+#include "dispatch/typecheck.hpp"
+#include "kernels/builtins.hpp"
+
+namespace {
+
+using gufunc::DynamicKernel;
+
+// A requested "+" for (double, double): the kernel another package would get.
+DynamicKernel request_plus() {
+  gufunc_dynamic_kernel k;
+  gufunc_kernel_info info;
+  gufunc::request_kernel("base", "+", {GUFUNC_DOUBLE, GUFUNC_DOUBLE}, &k, &info);
+  return DynamicKernel(k);
+}
+
+// The kernel set behind it, for calls that bypass the ABI wrapper.
+const gufunc_kernel_set& plus_set() {
+  const gufunc::Function& f = *gufunc::table("base").find("+");
+  return f.set(gufunc::typecheck(f, {GUFUNC_DOUBLE, GUFUNC_DOUBLE}).index);
+}
+
+struct Vectors {
+  explicit Vectors(size_t n) : x(n), y(n), out(n) {
+    for (size_t i = 0; i < n; ++i) {
+      x[i] = 0.5 * static_cast<double>(i);
+      y[i] = 1.0 / static_cast<double>(i + 1);
+    }
+  }
+  std::vector<double> x, y, out;
+  char* args[3] = {reinterpret_cast<char*>(x.data()), reinterpret_cast<char*>(y.data()),
+                   reinterpret_cast<char*>(out.data())};
+};
+
+const intptr_t kSteps[3] = {sizeof(double), sizeof(double), sizeof(double)};
+
+// ns per call of a requested kernel instance: the gufunc_instance_fn indirection,
+// the core-dim checks, then the strided loop.
+void BM_InstanceCall(benchmark::State& state) {
+  const intptr_t n = state.range(0);
+  DynamicKernel k = request_plus();
+  Vectors v(static_cast<size_t>(n));
+  gufunc_context ctx;
+  gufunc_context_init(&ctx);
+  for (auto _ : state) {
+    gufunc_instance_call(k.get(), v.args, &n, kSteps, &ctx);
+    benchmark::DoNotOptimize(v.out.data());
+  }
+}
+BENCHMARK(BM_InstanceCall)->Arg(1)->Arg(8)->Arg(64);
+
+// The same loop called directly, as the dispatcher does: the baseline of the above.
+void BM_DirectStridedCall(benchmark::State& state) {
+  const intptr_t n = state.range(0);
+  const gufunc_kernel_set& set = plus_set();
+  Vectors v(static_cast<size_t>(n));
+  gufunc_context ctx;
+  gufunc_context_init(&ctx);
+  gufunc_loop_data data = {set.state, &ctx};
+  for (auto _ : state) {
+    set.Strided(v.args, &n, kSteps, &data);
+    benchmark::DoNotOptimize(v.out.data());
+  }
+}
+BENCHMARK(BM_DirectStridedCall)->Arg(1)->Arg(8)->Arg(64);
+
+// Dispatch: the type check for "+" with (integer, double), which needs a promotion.
+void BM_TypecheckPlusIntegerDouble(benchmark::State& state) {
+  const gufunc::Function& f = *gufunc::table("base").find("+");
+  const std::vector<gufunc_dtype> in = {GUFUNC_INTEGER, GUFUNC_DOUBLE};
+  for (auto _ : state) benchmark::DoNotOptimize(gufunc::typecheck_with_hook(f, in));
+}
+BENCHMARK(BM_TypecheckPlusIntegerDouble);
+
+// Dispatch from a name: table lookup of the alias "add", then the type check.
+void BM_LookupAndTypecheck(benchmark::State& state) {
+  gufunc::Table& base = gufunc::table("base");
+  const std::string name = "add";
+  const std::vector<gufunc_dtype> in = {GUFUNC_INTEGER, GUFUNC_DOUBLE};
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(gufunc::typecheck_with_hook(*base.find(name), in));
+  }
+}
+BENCHMARK(BM_LookupAndTypecheck);
+
+// What another package pays to obtain and release a kernel instance.
+void BM_RequestAndRelease(benchmark::State& state) {
+  for (auto _ : state) {
+    DynamicKernel k = request_plus();
+    benchmark::DoNotOptimize(k.kernel());
+  }
+}
+BENCHMARK(BM_RequestAndRelease);
+
+// Throughput of the builtin double `+` loop, bytes read and written (24 per
+// element), in and out of cache; one thread.
+void BM_AddThroughput(benchmark::State& state) {
+  const intptr_t n = state.range(0);
+  const gufunc_kernel_set& set = plus_set();
+  Vectors v(static_cast<size_t>(n));
+  gufunc_context ctx;
+  gufunc_context_init(&ctx);
+  gufunc_loop_data data = {set.state, &ctx};
+  for (auto _ : state) {
+    set.Strided(v.args, &n, kSteps, &data);
+    benchmark::ClobberMemory();
+  }
+  const double bytes = 3.0 * sizeof(double) * static_cast<double>(n);
+  // Shown as e.g. "bytes=13.2G/s": decimal gigabytes per second, as STREAM reports.
+  state.counters["bytes"] =
+      benchmark::Counter(bytes * static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate, benchmark::Counter::OneK::kIs1000);
+  state.counters["KiB"] = bytes / 1024.0;
+}
+// 24 KiB (L1) up to 384 MiB (far beyond the last-level cache).
+BENCHMARK(BM_AddThroughput)->RangeMultiplier(8)->Range(1 << 10, 1 << 24);
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  gufunc::register_builtin_kernels(gufunc::table("base"));
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
