@@ -12,8 +12,14 @@ namespace {
 }
 
 // Every argument of a registered kernel set needs a dtype: a concrete R type or a
-// type variable that some input binds.
-void check_typed(const Signature& sig, const std::string& fname) {
+// type variable that some input binds. Returns the type codes (see type_codes()).
+std::vector<int> check_typed(const Signature& sig, const std::string& fname) {
+  std::vector<int> codes;
+  std::vector<std::string> vars;
+  if (sig.nargs() > GUFUNC_MAX_ARGS) {
+    registration_error("kernel for `" + fname + "`: \"" + sig.text + "\" has more than " +
+                       std::to_string(GUFUNC_MAX_ARGS) + " arguments");
+  }
   for (int a = 0; a < sig.nargs(); ++a) {
     const std::string& t = sig.args[a].dtype;
     if (t.empty()) {
@@ -21,7 +27,14 @@ void check_typed(const Signature& sig, const std::string& fname) {
                          " of \"" + sig.text + "\" has no dtype");
     }
     gufunc_dtype d;
-    if (dtype_from_name(t, &d)) continue;
+    if (dtype_from_name(t, &d)) {
+      codes.push_back(d);
+      continue;
+    }
+    size_t k = 0;
+    while (k < vars.size() && vars[k] != t) ++k;
+    if (k == vars.size()) vars.push_back(t);
+    codes.push_back(-static_cast<int>(k) - 1);
     bool bound = false;
     for (int i = 0; i < sig.nin; ++i) bound = bound || sig.args[i].dtype == t;
     if (!bound) {
@@ -29,6 +42,7 @@ void check_typed(const Signature& sig, const std::string& fname) {
                          sig.text + "\" is not bound by any input");
     }
   }
+  return codes;
 }
 
 }  // namespace
@@ -42,7 +56,7 @@ void Function::add(const gufunc_kernel_init& init) {
                        "` has no kernel");
   }
   Signature sig = parse_signature(init.signature);
-  check_typed(sig, name_);
+  std::vector<int> codes = check_typed(sig, name_);
   for (const Signature& old : signatures_) {
     bool same = old.nin == sig.nin && old.nout == sig.nout;
     for (int i = 0; same && i < sig.nin; ++i) same = old.args[i].dtype == sig.args[i].dtype;
@@ -56,6 +70,7 @@ void Function::add(const gufunc_kernel_init& init) {
                            init.Xnd, init.Strided, init.state};
   sets_.push_back(set);
   signatures_.push_back(std::move(sig));
+  type_codes_.push_back(std::move(codes));
   refresh_view();
 }
 
@@ -124,6 +139,11 @@ Table& table(const std::string& ns) {
   Table& ref = *t;
   all[ns] = std::move(t);
   return ref;
+}
+
+bool remove_table(const std::string& ns) {
+  if (ns == "base") registration_error("the \"base\" namespace holds gufunc's builtins");
+  return tables().erase(ns) > 0;
 }
 
 std::vector<std::string> table_names() {

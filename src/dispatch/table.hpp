@@ -24,6 +24,9 @@ class Function {
   int size() const { return static_cast<int>(sets_.size()); }
   const gufunc_kernel_set& set(int i) const { return sets_[i]; }
   const Signature& signature(int i) const { return signatures_[i]; }
+  // Per argument of kernel set i: its gufunc_dtype (>= 0), or -(k + 1) for the
+  // k-th type variable. Computed at registration so type checks parse nothing.
+  const std::vector<int>& type_codes(int i) const { return type_codes_[i]; }
 
   // Adds a kernel set; throws gufunc_signature_error or gufunc_registration_error
   // (no kernel slot, a duplicate typed signature, untyped arguments).
@@ -40,6 +43,7 @@ class Function {
   std::deque<std::string> texts_;  // stable storage for set.signature
   std::vector<gufunc_kernel_set> sets_;
   std::vector<Signature> signatures_;
+  std::vector<std::vector<int>> type_codes_;
   gufunc_func view_ = {nullptr, nullptr, 0, nullptr};
 };
 
@@ -66,6 +70,9 @@ class Table {
 // The process-wide tables. Registration happens on the main thread only.
 Table* find_table(const std::string& ns);
 Table& table(const std::string& ns);  // created on first use
+// Drops the table of `ns` (a package unloading its kernels); false if there was none.
+// Throws gufunc_registration_error for "base", whose kernels are gufunc's own.
+bool remove_table(const std::string& ns);
 std::vector<std::string> table_names();
 
 }  // namespace gufunc

@@ -1,8 +1,8 @@
 // Generic O(N) multimethod type check with base R's implicit promotion.
 #include "dispatch/typecheck.hpp"
 
+#include <algorithm>
 #include <climits>
-#include <map>
 
 namespace gufunc {
 
@@ -27,26 +27,24 @@ bool dtype_from_name(const std::string& name, gufunc_dtype* out) {
 
 namespace {
 
-// Binds the signature's argument types to the inputs. Returns the number of
-// promotion steps (the enum is ordered logical < integer < double), or -1 when
-// an input would have to be demoted.
-int bind_types(const Signature& sig, const std::vector<gufunc_dtype>& in,
+// Binds kernel set `i`'s argument types to the inputs. Returns the number of
+// promotion steps (the enum is ordered logical < integer < double), or -1 when an
+// input would have to be demoted. Type variables bind to the widest of their inputs.
+int bind_types(const Function& f, int i, const std::vector<gufunc_dtype>& in,
                std::vector<gufunc_dtype>* types) {
-  std::map<std::string, gufunc_dtype> vars;
-  for (int a = 0; a < sig.nin; ++a) {
-    gufunc_dtype d;
-    if (!dtype_from_name(sig.args[a].dtype, &d)) {
-      auto it = vars.find(sig.args[a].dtype);
-      if (it == vars.end() || it->second < in[a]) vars[sig.args[a].dtype] = in[a];
-    }
+  const std::vector<int>& codes = f.type_codes(i);
+  const int nin = f.signature(i).nin;
+  int vars[GUFUNC_MAX_ARGS];
+  std::fill(vars, vars + GUFUNC_MAX_ARGS, -1);
+  for (int a = 0; a < nin; ++a) {
+    if (codes[a] < 0 && vars[-codes[a] - 1] < in[a]) vars[-codes[a] - 1] = in[a];
   }
-  types->assign(sig.nargs(), GUFUNC_DOUBLE);
+  types->resize(codes.size());
   int cost = 0;
-  for (int a = 0; a < sig.nargs(); ++a) {
-    gufunc_dtype d;
-    if (!dtype_from_name(sig.args[a].dtype, &d)) d = vars.at(sig.args[a].dtype);
+  for (size_t a = 0; a < codes.size(); ++a) {
+    const gufunc_dtype d = static_cast<gufunc_dtype>(codes[a] >= 0 ? codes[a] : vars[-codes[a] - 1]);
     (*types)[a] = d;
-    if (a < sig.nin) {
+    if (static_cast<int>(a) < nin) {
       if (d < in[a]) return -1;
       cost += d - in[a];
     }
@@ -75,14 +73,15 @@ TypeMatch typecheck(const Function& f, const std::vector<gufunc_dtype>& in) {
   TypeMatch best;
   int best_cost = INT_MAX;
   std::vector<gufunc_dtype> types;
+  types.reserve(GUFUNC_MAX_ARGS);
   for (int i = 0; i < f.size(); ++i) {
-    const Signature& sig = f.signature(i);
-    if (sig.nin != static_cast<int>(in.size())) continue;
-    int cost = bind_types(sig, in, &types);
+    if (f.signature(i).nin != static_cast<int>(in.size())) continue;
+    int cost = bind_types(f, i, in, &types);
     if (cost >= 0 && cost < best_cost) {
       best_cost = cost;
       best.index = i;
       best.types = types;
+      if (cost == 0) break;  // an exact match cannot be beaten
     }
   }
   if (best.index < 0) no_match(f, in, "");
@@ -103,7 +102,7 @@ TypeMatch typecheck_with_hook(const Function& f, const std::vector<gufunc_dtype>
                 "the typecheck hook of `" + f.name() + "` returned a foreign kernel set");
   }
   const Signature& sig = f.signature(m.index);
-  if (sig.nin != static_cast<int>(in.size()) || bind_types(sig, in, &m.types) < 0) {
+  if (sig.nin != static_cast<int>(in.size()) || bind_types(f, m.index, in, &m.types) < 0) {
     throw Error("gufunc_dispatch_error", "the typecheck hook of `" + f.name() +
                                              "` chose \"" + sig.text +
                                              "\", which does not accept " + types_text(in));

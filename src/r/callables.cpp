@@ -109,6 +109,13 @@ int gufunc_c_request_kernel(const char* ns, const char* name, const gufunc_dtype
   });
 }
 
+int gufunc_c_remove_namespace(const char* ns, gufunc_context* ctx) {
+  return report_errors(ctx, [&] {
+    require(ns, "the namespace");
+    gufunc::remove_table(ns);
+  });
+}
+
 long gufunc_c_live_kernel_instances(void) { return gufunc::live_kernel_instances(); }
 
 }  // extern "C"
@@ -136,6 +143,7 @@ void register_callables() {
       {"gufunc_c_register_kernels", as_dl_func(&gufunc_c_register_kernels)},
       {"gufunc_c_set_typecheck", as_dl_func(&gufunc_c_set_typecheck)},
       {"gufunc_c_request_kernel", as_dl_func(&gufunc_c_request_kernel)},
+      {"gufunc_c_remove_namespace", as_dl_func(&gufunc_c_remove_namespace)},
       {"gufunc_c_live_kernel_instances", as_dl_func(&gufunc_c_live_kernel_instances)},
   };
   for (const auto& e : entries) R_RegisterCCallable("gufunc", e.name, e.fn);

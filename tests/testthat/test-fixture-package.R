@@ -99,3 +99,14 @@ test_that("gufunc's errors reach the C caller as messages", {
   expect_error(ext_fun("reduce_via_gufunc")("l1dist", list(matrix(1, 1, 1))),
                "l1dist takes 2 arguments, not 1")
 })
+
+test_that("unloading the package drops its namespace and loading registers it again", {
+  local_gufuncext()
+  expect_true("gufuncext" %in% gufunc_namespaces())
+  unloadNamespace("gufuncext")
+  expect_false("gufuncext" %in% gufunc_namespaces())
+  expect_error(gufunc_call("l1dist", 1, 2, namespace = "gufuncext"), class = "gufunc_lookup_error")
+  local_gufuncext()
+  expect_true("gufuncext" %in% gufunc_namespaces())
+  expect_identical(ext_fun("l1dist")(c(1, 2), c(3, 5)), 5)
+})

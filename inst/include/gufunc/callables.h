@@ -78,6 +78,16 @@ static inline int gufunc_request_kernel(const char* ns, const char* name,
   return fn(ns, name, in_types, nin, out, out_info, ctx);
 }
 
+/* Drops the lookup table of namespace `ns` with all its kernel sets. A package that
+   registered kernels calls it from R_unload_<pkg>, so no table points into a library
+   that is gone; loading the package again registers afresh. Instances requested
+   earlier keep their own copy of the kernel set and must be released before unloading. */
+static inline int gufunc_remove_namespace(const char* ns, gufunc_context* ctx) {
+  typedef int (*remove_fn)(const char*, gufunc_context*);
+  GUFUNC_CALLABLE(remove_fn, "gufunc_c_remove_namespace");
+  return fn(ns, ctx);
+}
+
 /* Kernel instances handed out by gufunc_request_kernel() and not yet destroyed. */
 static inline long gufunc_live_kernel_instances(void) {
   typedef long (*live_fn)(void);
