@@ -125,19 +125,6 @@ int call_instance(char** args, const intptr_t* dimensions, const intptr_t* steps
   return status == 0 ? 0 : -1;
 }
 
-const Function& find_function(const std::string& ns, const std::string& name) {
-  Table* t = find_table(ns);
-  if (t == nullptr) {
-    throw Error("gufunc_lookup_error", "there is no gufunc namespace \"" + ns + "\"");
-  }
-  Function* f = t->find(name);
-  if (f == nullptr) {
-    throw Error("gufunc_lookup_error",
-                "there is no function `" + name + "` in gufunc namespace \"" + ns + "\"");
-  }
-  return *f;
-}
-
 [[noreturn]] void too_large(const Signature& sig, const std::string& what) {
   throw Error("gufunc_dispatch_error",
               "\"" + sig.text + "\" has too many " + what + " for a kernel instance");
@@ -173,7 +160,7 @@ void request_kernel(const std::string& ns, const std::string& name,
                                                std::to_string(t) + ") is not a gufunc_dtype");
     }
   }
-  const Function& f = find_function(ns, name);
+  const Function& f = lookup(ns, name);
   const TypeMatch match = typecheck_with_hook(f, in_types);
   const Signature& sig = f.signature(match.index);
 

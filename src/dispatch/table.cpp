@@ -131,6 +131,21 @@ Table* find_table(const std::string& ns) {
   return it == tables().end() ? nullptr : it->second.get();
 }
 
+Table& existing_table(const std::string& ns) {
+  Table* t = find_table(ns);
+  if (t == nullptr) throw Error("gufunc_lookup_error", "there is no gufunc namespace \"" + ns + "\"");
+  return *t;
+}
+
+Function& lookup(const std::string& ns, const std::string& name) {
+  Function* f = existing_table(ns).find(name);
+  if (f == nullptr) {
+    throw Error("gufunc_lookup_error",
+                "there is no function `" + name + "` in gufunc namespace \"" + ns + "\"");
+  }
+  return *f;
+}
+
 Table& table(const std::string& ns) {
   auto& all = tables();
   auto it = all.find(ns);

@@ -69,6 +69,9 @@ class Table {
 
 // The process-wide tables. Registration happens on the main thread only.
 Table* find_table(const std::string& ns);
+// The table of `ns` / the function `name` in it; throw gufunc_lookup_error if missing.
+Table& existing_table(const std::string& ns);
+Function& lookup(const std::string& ns, const std::string& name);
 Table& table(const std::string& ns);  // created on first use
 // Drops the table of `ns` (a package unloading its kernels); false if there was none.
 // Throws gufunc_registration_error for "base", whose kernels are gufunc's own.

@@ -12,17 +12,7 @@ namespace gufunc {
 namespace r {
 
 Function& lookup_function(SEXP name, SEXP ns) {
-  const std::string fname = CHAR(STRING_ELT(name, 0)), nsname = CHAR(STRING_ELT(ns, 0));
-  Table* t = find_table(nsname);
-  if (t == nullptr) {
-    throw Error("gufunc_lookup_error", "there is no gufunc namespace \"" + nsname + "\"");
-  }
-  Function* f = t->find(fname);
-  if (f == nullptr) {
-    throw Error("gufunc_lookup_error",
-                "there is no function `" + fname + "` in gufunc namespace \"" + nsname + "\"");
-  }
-  return *f;
+  return lookup(CHAR(STRING_ELT(ns, 0)), CHAR(STRING_ELT(name, 0)));
 }
 
 namespace {

@@ -37,12 +37,8 @@ SEXP kernels(SEXP name, SEXP ns) {
   return guarded([&]() -> SEXP {
     std::vector<Function*> fns;
     if (Rf_isNull(name)) {
-      Table* t = find_table(CHAR(STRING_ELT(ns, 0)));
-      if (t == nullptr) {
-        throw Error("gufunc_lookup_error", "there is no gufunc namespace \"" +
-                                               std::string(CHAR(STRING_ELT(ns, 0))) + "\"");
-      }
-      for (const std::string& n : t->names()) fns.push_back(t->find(n));
+      Table& t = existing_table(CHAR(STRING_ELT(ns, 0)));
+      for (const std::string& n : t.names()) fns.push_back(t.find(n));
     } else {
       fns.push_back(&lookup_function(name, ns));
     }

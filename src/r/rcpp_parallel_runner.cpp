@@ -1,7 +1,24 @@
 // RcppParallel implementation of the core's Runner.
+//
+// RcppParallel.h would also include RMatrix.h, whose std::iterator is deprecated in
+// C++17 and makes every compile warn; so only the parallel-for parts are included,
+// with RcppParallel.h's own rule for when TBB is used.
 #include "r/rcpp_parallel_runner.hpp"
 
-#include <RcppParallel.h>
+#include <RcppParallel/TinyThread.h>
+
+#ifndef RCPP_PARALLEL_USE_TBB
+#if defined(__APPLE__) || defined(__gnu_linux__) || \
+    (defined(__sun) && defined(__SVR4) && !defined(__sparc))
+#define RCPP_PARALLEL_USE_TBB 1
+#else
+#define RCPP_PARALLEL_USE_TBB 0
+#endif
+#endif
+#if RCPP_PARALLEL_USE_TBB
+#include <RcppParallel/TBB.h>
+#endif
+#include <RcppParallel/Backend.h>
 
 namespace gufunc {
 namespace r {
@@ -14,10 +31,18 @@ struct BodyWorker : public RcppParallel::Worker {
 };
 }  // namespace
 
+// The thread count is passed as given (gufunc resolves it from its option and
+// RcppParallel's settings); the backend follows RCPP_PARALLEL_BACKEND as RcppParallel does.
 void RcppParallelRunner::parallel_for(size_t n, size_t grain,
                                       const std::function<void(size_t, size_t)>& body) {
   BodyWorker worker(body);
-  RcppParallel::parallelFor(0, n, worker, grain, threads_);
+#if RCPP_PARALLEL_USE_TBB
+  if (RcppParallel::internal::backend() == RcppParallel::internal::BACKEND_TBB) {
+    RcppParallel::tbbParallelFor(0, n, worker, grain, threads_);
+    return;
+  }
+#endif
+  RcppParallel::ttParallelFor(0, n, worker, grain);
 }
 
 }  // namespace r

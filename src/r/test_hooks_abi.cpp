@@ -7,7 +7,6 @@
 #include <cstring>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "abi/kernel_builder.hpp"
@@ -15,6 +14,7 @@
 #include "r/call_registry.hpp"
 #include "r/guard.hpp"
 #include "r/r_arrays.hpp"
+#include "r/rcpp_parallel_runner.hpp"
 
 namespace gufunc {
 namespace r {
@@ -93,29 +93,41 @@ gufunc_kernel_prefix* relocate(gufunc_dynamic_kernel* k, std::unique_ptr<char[]>
   return reinterpret_cast<gufunc_kernel_prefix*>(at);
 }
 
-// Calls a gufunc_instance_fn kernel on (x, y) -> out with `nthreads` threads at once,
-// each on its own slice; a length-1 input is recycled with step 0.
-void call_threaded(gufunc_kernel_prefix* k, const double* x, intptr_t nx, const double* y,
-                   intptr_t ny, double* out, intptr_t n, int nthreads) {
+// Runs a binary gufunc_instance_fn kernel over n iterations split into `nthreads`
+// slices that run at once on RcppParallel's workers (each slice on its own context).
+// Returns the warning bits; a failure message goes to *error.
+unsigned call_sliced(gufunc_kernel_prefix* k, char* const base[3], const intptr_t steps[3],
+                     intptr_t n, int nthreads, std::string* error) {
   auto fn = reinterpret_cast<gufunc_instance_fn>(k->function);
   std::vector<gufunc_context> ctx(nthreads);
   std::vector<int> status(nthreads, 0);
-  std::vector<std::thread> workers;
   const intptr_t per = (n + nthreads - 1) / nthreads;
-  for (int t = 0; t < nthreads; ++t) {
-    workers.emplace_back([&, t] {
+  RcppParallelRunner runner(nthreads);
+  runner.parallel_for(nthreads, 1, [&](size_t begin, size_t end) {
+    for (size_t t = begin; t < end; ++t) {
       gufunc_context_init(&ctx[t]);
-      const intptr_t lo = std::min(n, t * per), len = std::min(n, lo + per) - lo;
-      const intptr_t steps[3] = {nx == 1 ? 0 : 8, ny == 1 ? 0 : 8, 8};
-      char* args[3] = {(char*)(x + (nx == 1 ? 0 : lo)), (char*)(y + (ny == 1 ? 0 : lo)),
-                       (char*)(out + lo)};
+      const intptr_t lo = std::min(n, static_cast<intptr_t>(t) * per);
+      const intptr_t len = std::min(n, lo + per) - lo;
+      char* args[3] = {base[0] + lo * steps[0], base[1] + lo * steps[1], base[2] + lo * steps[2]};
       status[t] = fn(args, &len, steps, k, &ctx[t]);
-    });
-  }
-  for (auto& w : workers) w.join();
+    }
+  });
+  unsigned warnings = 0;
   for (int t = 0; t < nthreads; ++t) {
-    if (status[t] != 0) throw Error("gufunc_kernel_error", ctx[t].msg);
+    if (status[t] != 0 && error->empty()) *error = ctx[t].msg;
+    warnings |= ctx[t].warnings;
   }
+  return warnings;
+}
+
+// The same on doubles (x, y) -> out; a length-1 input is recycled with step 0.
+void call_threaded(gufunc_kernel_prefix* k, const double* x, intptr_t nx, const double* y,
+                   intptr_t ny, double* out, intptr_t n, int nthreads) {
+  char* const base[3] = {(char*)x, (char*)y, (char*)out};
+  const intptr_t steps[3] = {nx == 1 ? 0 : 8, ny == 1 ? 0 : 8, 8};
+  std::string error;
+  call_sliced(k, base, steps, n, nthreads, &error);
+  if (!error.empty()) throw Error("gufunc_kernel_error", error);
 }
 
 // A list with the given names; the caller fills it with set_item() and protects it.
@@ -289,28 +301,12 @@ SEXP request_kernel_call(SEXP name, SEXP x, SEXP y, SEXP threads) {
                               static_cast<intptr_t>(dtype_size(info.types[2]))};
     const intptr_t nx = XLENGTH(px), ny = XLENGTH(py);
     const intptr_t steps[3] = {nx == 1 ? 0 : size[0], ny == 1 ? 0 : size[1], size[2]};
-    char* base[3] = {data_of(px), data_of(py), data_of(result)};
-    auto fn = reinterpret_cast<gufunc_instance_fn>(moved->function);
-    std::vector<gufunc_context> ctx(nthreads);
-    std::vector<int> status(nthreads, 0);
-    std::vector<std::thread> workers;
-    const intptr_t per = (n + nthreads - 1) / nthreads;
-    for (int t = 0; t < nthreads; ++t) {
-      workers.emplace_back([&, t] {
-        gufunc_context_init(&ctx[t]);
-        const intptr_t lo = std::min(n, t * per), len = std::min(n, lo + per) - lo;
-        char* args[3] = {base[0] + lo * steps[0], base[1] + lo * steps[1], base[2] + lo * steps[2]};
-        status[t] = fn(args, &len, steps, moved, &ctx[t]);
-      });
-    }
-    for (auto& w : workers) w.join();
+    char* const base[3] = {data_of(px), data_of(py), data_of(result)};
+    std::string error;
+    const unsigned warnings = call_sliced(moved, base, steps, n, nthreads, &error);
     moved->destructor(moved);
     raw.reset();
-    unsigned warnings = 0;
-    for (int t = 0; t < nthreads; ++t) {
-      if (status[t] != 0) throw Error("gufunc_kernel_error", ctx[t].msg);
-      warnings |= ctx[t].warnings;
-    }
+    if (!error.empty()) throw Error("gufunc_kernel_error", error);
     SET_VECTOR_ELT(out, 2, scalar_int(static_cast<int>(warnings)));
     SET_VECTOR_ELT(out, 3, scalar_real(static_cast<double>(live_before)));
     SET_VECTOR_ELT(out, 4, scalar_real(static_cast<double>(live_during)));

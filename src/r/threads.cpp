@@ -1,7 +1,7 @@
 // Thread count resolution (see threads.hpp).
 #include "r/threads.hpp"
 
-#include <RcppParallel.h>  // tbb::this_task_arena
+#include <tbb/task_arena.h>  // RcppParallel ships TBB (LinkingTo)
 
 #include <cctype>
 #include <cstdlib>

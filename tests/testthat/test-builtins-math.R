@@ -14,9 +14,11 @@ test_that("types: abs keeps integers, the others give double", {
   expect_identical(gufunc_call("abs", c(-3L, NA, .Machine$integer.max)),
                    abs(c(-3L, NA, .Machine$integer.max)))
   expect_type(gufunc_call("abs", c(TRUE, NA)), "integer")
+  # Warnings (acos(4) is NaN) are checked in the grid tests; here only the types.
   for (fn in setdiff(builtin_math, "abs")) {
-    expect_type(gufunc_call(fn, 1:3), "double")
-    expect_identical(gufunc_call(fn, c(1L, NA, 4L)), do.call(fn, list(c(1L, NA, 4L))))
+    expect_type(suppressWarnings(gufunc_call(fn, 1:3)), "double")
+    expect_identical(suppressWarnings(gufunc_call(fn, c(1L, NA, 4L))),
+                     suppressWarnings(do.call(fn, list(c(1L, NA, 4L)))))
   }
 })
 

@@ -154,6 +154,7 @@ test_that("large arrays keep dims and dimnames on 2 threads", {
   for_threads({
     expect_identical(gufunc_call("*", m, 0.5), m * 0.5)
     expect_identical(gufunc_call(">", m, rev(m)), m > rev(m))
-    expect_identical(gufunc_call("sqrt", -m), suppressWarnings(sqrt(-m)))
+    expect_warning(r <- gufunc_call("sqrt", -m), "NaNs produced")
+    expect_identical(r, suppressWarnings(sqrt(-m)))
   })
 })
