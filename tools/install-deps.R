@@ -10,6 +10,8 @@ if (length(missing)) {
     stop("no CRAN mirror is configured: set options(repos = c(CRAN = <mirror URL>))",
          call. = FALSE)
   }
+  # fs (needed by rmarkdown) builds its bundled libuv, so no system library is needed.
+  if (!nzchar(Sys.getenv("USE_BUNDLED_LIBUV"))) Sys.setenv(USE_BUNDLED_LIBUV = "1")
   message("installing from CRAN: ", paste(missing, collapse = ", "))
   install.packages(missing, repos = repos, Ncpus = max(1L, parallel::detectCores()))
   still <- missing[!vapply(missing, requireNamespace, logical(1), quietly = TRUE)]

@@ -5,6 +5,7 @@
 #include "r/call_registry.hpp"
 #include "r/guard.hpp"
 #include "r/lookup.hpp"
+#include "r/output_alloc.hpp"
 #include "r/r_arrays.hpp"
 #include "r/rcpp_parallel_runner.hpp"
 
@@ -67,7 +68,7 @@ SEXP call(SEXP name, SEXP args, SEXP ns, SEXP threads) {
     ++nprotect;
     std::vector<char*> out;
     for (int o = 0; o < plan.nout(); ++o) {
-      SEXP y = alloc_vector(sexptype_of(plan.match.types[nin + o]), plan.out_length(o));
+      SEXP y = alloc_output(sexptype_of(plan.match.types[nin + o]), plan.out_length(o));
       SET_VECTOR_ELT(outputs, o, y);
       set_dims(y, plan.out_dims(o));
       out.push_back(data_of(y));
