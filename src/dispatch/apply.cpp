@@ -12,10 +12,14 @@ namespace gufunc {
 
 const char* variant_name(Variant v) {
   switch (v) {
-    case Variant::C: return "C";
-    case Variant::Fortran: return "Fortran";
-    case Variant::Xnd: return "Xnd";
-    default: return "Strided";
+    case Variant::C:
+      return "C";
+    case Variant::Fortran:
+      return "Fortran";
+    case Variant::Xnd:
+      return "Xnd";
+    default:
+      return "Strided";
   }
 }
 

@@ -59,10 +59,14 @@ int KernelCall::run(char** args, intptr_t n, const intptr_t* loop_steps,
                     gufunc_context* ctx) const {
   const gufunc_kernel_set& set = plan_.set();
   switch (variant_) {
-    case Variant::C: return run_nd(set.C, args, n, loop_steps, ctx);
-    case Variant::Fortran: return run_nd(set.Fortran, args, n, loop_steps, ctx);
-    case Variant::Xnd: return run_nd(set.Xnd, args, n, loop_steps, ctx);
-    default: break;
+    case Variant::C:
+      return run_nd(set.C, args, n, loop_steps, ctx);
+    case Variant::Fortran:
+      return run_nd(set.Fortran, args, n, loop_steps, ctx);
+    case Variant::Xnd:
+      return run_nd(set.Xnd, args, n, loop_steps, ctx);
+    default:
+      break;
   }
   // NumPy layout: dimensions = {n, core dim sizes}, steps = {loop steps, core steps}.
   intptr_t dims[1 + GUFUNC_MAX_ARGS * kMaxCoreDims];

@@ -32,10 +32,10 @@ class KernelCall {
   const ApplyPlan& plan_;
   int nargs_;
   Variant variant_;
-  std::vector<intptr_t> dim_sizes_;                 // NumPy's dimensions[1..]
-  std::vector<intptr_t> core_steps_;                // NumPy's steps[nargs..]
-  std::vector<std::vector<intptr_t>> core_sizes_;   // per argument, present dims only
-  std::vector<std::vector<intptr_t>> core_strides_; // per argument, present dims only
+  std::vector<intptr_t> dim_sizes_;                  // NumPy's dimensions[1..]
+  std::vector<intptr_t> core_steps_;                 // NumPy's steps[nargs..]
+  std::vector<std::vector<intptr_t>> core_sizes_;    // per argument, present dims only
+  std::vector<std::vector<intptr_t>> core_strides_;  // per argument, present dims only
   std::vector<std::vector<intptr_t>> loop_strides_;
   std::vector<intptr_t> inner_steps_;
   size_t grain_ = 1;

@@ -38,8 +38,8 @@ std::vector<int> check_typed(const Signature& sig, const std::string& fname) {
     bool bound = false;
     for (int i = 0; i < sig.nin; ++i) bound = bound || sig.args[i].dtype == t;
     if (!bound) {
-      registration_error("kernel for `" + fname + "`: type variable " + t + " of \"" +
-                         sig.text + "\" is not bound by any input");
+      registration_error("kernel for `" + fname + "`: type variable " + t + " of \"" + sig.text +
+                         "\" is not bound by any input");
     }
   }
   return codes;
@@ -66,17 +66,15 @@ void Function::add(const gufunc_kernel_init& init) {
     }
   }
   texts_.push_back(init.signature);
-  gufunc_kernel_set set = {texts_.back().c_str(), init.constraint, init.C, init.Fortran,
-                           init.Xnd, init.Strided, init.state};
+  gufunc_kernel_set set = {texts_.back().c_str(), init.constraint, init.C, init.Fortran, init.Xnd,
+                           init.Strided,          init.state};
   sets_.push_back(set);
   signatures_.push_back(std::move(sig));
   type_codes_.push_back(std::move(codes));
   refresh_view();
 }
 
-void Function::set_typecheck(gufunc_typecheck_t fn) {
-  view_.typecheck = fn;
-}
+void Function::set_typecheck(gufunc_typecheck_t fn) { view_.typecheck = fn; }
 
 void Function::refresh_view() {
   view_.name = name_.c_str();
@@ -133,7 +131,8 @@ Table* find_table(const std::string& ns) {
 
 Table& existing_table(const std::string& ns) {
   Table* t = find_table(ns);
-  if (t == nullptr) throw Error("gufunc_lookup_error", "there is no gufunc namespace \"" + ns + "\"");
+  if (t == nullptr)
+    throw Error("gufunc_lookup_error", "there is no gufunc namespace \"" + ns + "\"");
   return *t;
 }
 

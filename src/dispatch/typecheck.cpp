@@ -8,10 +8,14 @@ namespace gufunc {
 
 const char* dtype_name(gufunc_dtype t) {
   switch (t) {
-    case GUFUNC_LOGICAL: return "logical";
-    case GUFUNC_INTEGER: return "integer";
-    case GUFUNC_DOUBLE: return "double";
-    default: return "unknown";
+    case GUFUNC_LOGICAL:
+      return "logical";
+    case GUFUNC_INTEGER:
+      return "integer";
+    case GUFUNC_DOUBLE:
+      return "double";
+    default:
+      return "unknown";
   }
 }
 
@@ -42,7 +46,8 @@ int bind_types(const Function& f, int i, const std::vector<gufunc_dtype>& in,
   types->resize(codes.size());
   int cost = 0;
   for (size_t a = 0; a < codes.size(); ++a) {
-    const gufunc_dtype d = static_cast<gufunc_dtype>(codes[a] >= 0 ? codes[a] : vars[-codes[a] - 1]);
+    const gufunc_dtype d =
+        static_cast<gufunc_dtype>(codes[a] >= 0 ? codes[a] : vars[-codes[a] - 1]);
     (*types)[a] = d;
     if (static_cast<int>(a) < nin) {
       if (d < in[a]) return -1;
@@ -103,9 +108,9 @@ TypeMatch typecheck_with_hook(const Function& f, const std::vector<gufunc_dtype>
   }
   const Signature& sig = f.signature(m.index);
   if (sig.nin != static_cast<int>(in.size()) || bind_types(f, m.index, in, &m.types) < 0) {
-    throw Error("gufunc_dispatch_error", "the typecheck hook of `" + f.name() +
-                                             "` chose \"" + sig.text +
-                                             "\", which does not accept " + types_text(in));
+    throw Error("gufunc_dispatch_error", "the typecheck hook of `" + f.name() + "` chose \"" +
+                                             sig.text + "\", which does not accept " +
+                                             types_text(in));
   }
   return m;
 }

@@ -28,8 +28,7 @@ int configured_threads() {
   if (!Rf_isNull(opt)) {
     const double n = (Rf_isNumeric(opt) && XLENGTH(opt) == 1) ? Rf_asReal(opt) : NA_REAL;
     if (ISNAN(n) || n < 1) {
-      throw Error("gufunc_argument_error",
-                  "option `gufunc.threads` must be a single number >= 1");
+      throw Error("gufunc_argument_error", "option `gufunc.threads` must be a single number >= 1");
     }
     return n > 1024 ? 1024 : static_cast<int>(n);
   }

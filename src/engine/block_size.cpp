@@ -1,0 +1,33 @@
+// Block sizing (see block_size.hpp).
+#include "engine/block_size.hpp"
+
+#include <algorithm>
+
+#if defined(__linux__)
+#include <unistd.h>
+#endif
+
+namespace gufunc {
+namespace engine {
+
+size_t l2_cache_bytes() {
+  static const size_t bytes = [] {
+    long b = -1;
+#if defined(__linux__) && defined(_SC_LEVEL2_CACHE_SIZE)
+    b = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+    return b > 0 ? static_cast<size_t>(b) : size_t(256) << 10;
+  }();
+  return bytes;
+}
+
+size_t block_elements(size_t streams, size_t requested) {
+  if (requested > 0) return requested;
+  const size_t per_element = 8 * std::max<size_t>(streams, 2);
+  const size_t n = l2_cache_bytes() / 2 / per_element;
+  // Whole cache lines of doubles, and enough elements to amortize a kernel call.
+  return std::min<size_t>(std::max<size_t>(n / 64 * 64, 1024), size_t(1) << 16);
+}
+
+}  // namespace engine
+}  // namespace gufunc

@@ -1,0 +1,65 @@
+// Evaluation of a deferred graph: the batch of instructions is cut into kernels by
+// the blockability rule, and each kernel runs block by block on the runner's
+// threads with intermediates in per-thread block scratch.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "engine/graph.hpp"
+#include "engine/parallel.hpp"
+
+namespace gufunc {
+namespace engine {
+
+struct EvalOptions {
+  Runner* runner = nullptr;
+  size_t block_size = 0;  // elements per block; 0: from the cache size (block_size.hpp)
+  // Called on the main thread between rounds of blocks; returns true to stop
+  // (an interrupt). Evaluation then throws Interrupted.
+  std::function<bool()> interrupted;
+};
+
+// Thrown when EvalOptions::interrupted said stop. Nothing is cached by the caller.
+struct Interrupted {};
+
+// Evaluates elements [begin, end) of `root` (a Map, Input or Scalar node) into `out`,
+// which holds end - begin values of root->dtype. Returns the GUFUNC_WARN_* bits;
+// throws gufunc_kernel_error when a kernel fails.
+unsigned evaluate(const NodePtr& root, intptr_t begin, intptr_t end, char* out,
+                  const EvalOptions& options);
+
+// The value of a reduction node, in base R's type for it: sum of integer/logical is
+// integer (NA and GUFUNC_WARN_INT_OVERFLOW when it leaves the int range), mean and
+// prod are double, min/max keep integer, any/all are logical.
+// Range gives min in [0] and max in [1]; every other reduction one value in [0].
+// An empty min/max (or all NA removed) is +-Inf of type double with
+// GUFUNC_WARN_EMPTY_MIN / GUFUNC_WARN_EMPTY_MAX, as base R.
+struct ReduceResult {
+  gufunc_dtype dtype = GUFUNC_DOUBLE;
+  int count = 1;              // 2 for Range
+  double value[2] = {0, 0};   // double results
+  int int_value[2] = {0, 0};  // integer or logical results (NA_INTEGER for NA)
+  unsigned warnings = 0;
+};
+ReduceResult reduce(const NodePtr& reduce_node, const EvalOptions& options);
+
+// What lazy_plan() shows: the kernels the batch is cut into and why.
+struct PlanKernel {
+  std::vector<std::string> instructions;  // e.g. "t2 = `*` [double, double -> double](x1, x1)"
+  std::string split_reason;               // why this kernel ends where it does ("" for the last)
+};
+struct Plan {
+  std::vector<PlanKernel> kernels;
+  std::vector<std::string> inputs;  // e.g. "x1: double[10000000] (input)"
+  size_t block_size = 0;
+  int threads = 1;
+  double bytes_read = 0, bytes_written = 0;  // by the fused evaluation
+  double base_r_bytes = 0;                   // by base R, one temporary per operation
+};
+Plan describe(const NodePtr& root, const EvalOptions& options);
+
+}  // namespace engine
+}  // namespace gufunc

@@ -1,0 +1,361 @@
+// Blocked, threaded execution of batches (see evaluate.hpp).
+#include <algorithm>
+#include <atomic>
+#include <cfloat>
+#include <climits>
+#include <cstring>
+#include <mutex>
+
+#include "dispatch/apply.hpp"
+#include "engine/batch.hpp"
+#include "engine/block_size.hpp"
+#include "engine/evaluate.hpp"
+#include "engine/reduce_ops.hpp"
+
+namespace gufunc {
+namespace engine {
+
+namespace {
+
+// Blocks per thread between two interrupt checks: short enough to stop within a
+// fraction of a second, long enough that the check costs nothing.
+const size_t kBlocksPerRound = 16;
+
+// The first kernel error and the union of warnings from all workers.
+struct Outcome {
+  std::atomic<unsigned> warnings{0};
+  std::atomic<bool> failed{false};
+  std::mutex lock;
+  std::string message;
+  void fail(const std::string& msg) {
+    std::lock_guard<std::mutex> g(lock);
+    if (!failed.exchange(true)) message = msg;
+  }
+};
+
+// R's NA_real_: a NaN whose low word is 1954.
+double na_real() {
+  const uint64_t bits = 0x7FF00000000007A2ULL;
+  double d;
+  std::memcpy(&d, &bits, sizeof d);
+  return d;
+}
+
+// Everything a worker needs to run instructions on a block.
+class BlockRunner {
+ public:
+  BlockRunner(const Batch& b, intptr_t begin, char* out, std::vector<std::vector<char>>* temps,
+              size_t block)
+      : b_(b), begin_(begin), out_(out), temps_(*temps), block_(block) {}
+
+  size_t block() const { return block_; }
+
+  // Runs instructions [first, last) on elements [pos, pos + n) with `scratch` as
+  // this thread's registers. Returns 0, or -1 with ctx set.
+  int run(size_t first, size_t last, intptr_t pos, intptr_t n, char* scratch,
+          gufunc_context* ctx) const {
+    for (size_t i = first; i < last; ++i) {
+      const Instruction& ins = b_.code[i];
+      if (ins.op == Op::Reduce) continue;  // reductions are folded by the caller
+      char* args[GUFUNC_MAX_ARGS + 1];
+      intptr_t steps[GUFUNC_MAX_ARGS + 1];
+      size_t k = 0;
+      for (int a : ins.args) {
+        args[k] = pointer(a, pos, scratch, &steps[k]);
+        ++k;
+      }
+      args[k] = pointer(ins.out, pos, scratch, &steps[k]);
+      if (ins.op == Op::Cast) {
+        cast_to_double(args[0], steps[0], reinterpret_cast<double*>(args[1]), n);
+        continue;
+      }
+      if (call_kernel(*ins.node, args, steps, n, ctx) != 0) return -1;
+    }
+    return 0;
+  }
+
+  // Where value v's elements [pos, ...) are, and their step.
+  char* pointer(int v, intptr_t pos, char* scratch, intptr_t* step) const {
+    const Value& val = b_.values[v];
+    const intptr_t es = static_cast<intptr_t>(dtype_size(val.dtype));
+    *step = es;
+    switch (val.kind) {
+      case ValueKind::Constant:
+      case ValueKind::Reduced:
+        *step = 0;
+        return const_cast<char*>(val.dtype == GUFUNC_DOUBLE
+                                     ? reinterpret_cast<const char*>(&val.c_double)
+                                     : reinterpret_cast<const char*>(&val.c_int));
+      case ValueKind::Input: {
+        const View& view = val.node->view;
+        if (view.length == 1) {
+          *step = 0;
+          return const_cast<char*>(view.data);
+        }
+        return const_cast<char*>(view.data) + pos * es;
+      }
+      case ValueKind::Computed:
+        break;
+    }
+    switch (val.storage) {
+      case Storage::Output:
+        return out_ + (pos - begin_) * es;
+      case Storage::Temp:
+        return temps_[val.slot].data() + (pos - begin_) * es;
+      default:
+        return scratch + static_cast<size_t>(val.slot) * block_ * sizeof(double);
+    }
+  }
+
+ private:
+  static void cast_to_double(const char* src, intptr_t step, double* dst, intptr_t n) {
+    for (intptr_t i = 0; i < n; ++i) {
+      int x;
+      std::memcpy(&x, src + i * step, sizeof x);
+      dst[i] = x == INT_MIN ? na_real() : static_cast<double>(x);
+    }
+  }
+
+  static int call_kernel(const Node& node, char** args, const intptr_t* steps, intptr_t n,
+                         gufunc_context* ctx) {
+    const gufunc_kernel_set& set = node.function->set(node.match.index);
+    const int nargs = static_cast<int>(node.children.size()) + 1;
+    int status;
+    if (set.Strided != nullptr) {
+      gufunc_loop_data data = {set.state, ctx};
+      status = set.Strided(args, &n, steps, &data);
+    } else {
+      // Element-wise nd kernels: each argument is one loop dimension.
+      gufunc_ndarray stack[GUFUNC_MAX_ARGS + 1];
+      intptr_t shape[GUFUNC_MAX_ARGS + 1];
+      for (int a = 0; a < nargs; ++a) {
+        shape[a] = n;
+        const gufunc_dtype t = a + 1 < nargs ? node.match.types[a] : node.dtype;
+        stack[a] = {args[a], t, 1, &shape[a], &steps[a]};
+      }
+      gufunc_nd_kernel_t fn = set.C ? set.C : set.Fortran ? set.Fortran : set.Xnd;
+      status = fn(stack, set.state, ctx);
+    }
+    if (status != 0 && ctx->status == 0) gufunc_error(ctx, "kernel returned %d", status);
+    return status;
+  }
+
+  const Batch& b_;
+  intptr_t begin_;
+  char* out_;
+  std::vector<std::vector<char>>& temps_;
+  size_t block_;
+};
+
+// Runs every kernel of `b` over [begin, end): blocks spread over threads in rounds,
+// with an interrupt check between rounds. A trailing Reduce instruction folds each
+// block into partials[block].
+void run_batch(const Batch& b, intptr_t begin, intptr_t end, char* out, const EvalOptions& options,
+               std::vector<Partial>* partials, Outcome* outcome) {
+  const size_t block = block_elements(batch_streams(b), options.block_size);
+  const intptr_t n = end - begin;
+  std::vector<std::vector<char>> temps(b.temps);
+  for (auto& t : temps) t.resize(static_cast<size_t>(n) * sizeof(double));
+  const BlockRunner runner(b, begin, out, &temps, block);
+  const size_t nblocks = n <= 0 ? 0 : (static_cast<size_t>(n) + block - 1) / block;
+  const Instruction* reduce =
+      !b.code.empty() && b.code.back().op == Op::Reduce ? &b.code.back() : nullptr;
+  if (partials != nullptr) partials->assign(nblocks, Partial());
+  Runner* threads = options.runner;
+  const int nthreads = threads ? threads->threads() : 1;
+
+  for (size_t k = 0; k < b.kernel_starts.size(); ++k) {
+    const size_t first = b.kernel_starts[k];
+    const size_t last = k + 1 < b.kernel_starts.size() ? b.kernel_starts[k + 1] : b.code.size();
+    auto body = [&](size_t from, size_t to) {
+      std::vector<double> scratch(static_cast<size_t>(std::max(b.registers, 1)) * block);
+      gufunc_context ctx;
+      gufunc_context_init(&ctx);
+      try {
+        for (size_t blk = from; blk < to && !outcome->failed.load(std::memory_order_relaxed);
+             ++blk) {
+          const intptr_t pos = begin + static_cast<intptr_t>(blk * block);
+          const intptr_t len = std::min<intptr_t>(static_cast<intptr_t>(block), end - pos);
+          char* regs = reinterpret_cast<char*>(scratch.data());
+          if (runner.run(first, last, pos, len, regs, &ctx) != 0) break;
+          if (reduce != nullptr && last == b.code.size()) {
+            intptr_t step;
+            const char* data = runner.pointer(reduce->args[0], pos, regs, &step);
+            const Node& r = *reduce->node;
+            accumulate(r.reduction, r.na_rm, b.values[reduce->args[0]].dtype, data, len, step,
+                       &(*partials)[blk]);
+          }
+        }
+      } catch (const std::exception& e) {
+        gufunc_error(&ctx, "%s", e.what());
+      }
+      outcome->warnings.fetch_or(ctx.warnings);
+      if (ctx.status != 0) outcome->fail(ctx.msg);
+    };
+    const size_t round = kBlocksPerRound * static_cast<size_t>(nthreads);
+    for (size_t b0 = 0; b0 < nblocks && !outcome->failed; b0 += round) {
+      const size_t count = std::min(round, nblocks - b0);
+      if (nthreads <= 1 || count == 1 || threads == nullptr) {
+        body(b0, b0 + count);
+      } else {
+        threads->parallel_for(count, 1, [&](size_t s, size_t e) { body(b0 + s, b0 + e); });
+      }
+      if (options.interrupted && options.interrupted()) throw Interrupted();
+    }
+  }
+}
+
+void check(Outcome& outcome) {
+  if (outcome.failed) throw Error("gufunc_kernel_error", "kernel failed: " + outcome.message);
+}
+
+// Computes the nested reductions a batch reads, storing their values in it.
+unsigned resolve_reductions(Batch* b, const EvalOptions& options) {
+  unsigned warnings = 0;
+  for (Value& v : b->values) {
+    if (v.kind != ValueKind::Reduced) continue;
+    NodePtr shared(std::shared_ptr<const Node>(), v.node);  // non-owning: the graph owns it
+    const ReduceResult r = reduce(shared, options);
+    warnings |= r.warnings;
+    if (r.dtype != v.dtype) {
+      throw Error("gufunc_kernel_error", std::string(reduction_name(v.node->reduction)) +
+                                             "() of no values cannot be used in an expression");
+    }
+    v.c_double = r.value[0];
+    v.c_int = r.int_value[0];
+  }
+  return warnings;
+}
+
+double clamp_long_double(long double s) {
+  if (s > DBL_MAX) return HUGE_VAL;
+  if (s < -DBL_MAX) return -HUGE_VAL;
+  return static_cast<double>(s);
+}
+
+ReduceResult finish(const Node& r, gufunc_dtype in, const Partial& p) {
+  ReduceResult out;
+  out.dtype = r.dtype;
+  const bool ints = in != GUFUNC_DOUBLE;
+  switch (r.reduction) {
+    case Reduction::Sum:
+      if (!ints) {
+        out.value[0] = clamp_long_double(p.ld);
+      } else if (p.na) {
+        out.int_value[0] = INT_MIN;
+      } else if (p.i64 > INT_MAX || p.i64 < -INT_MAX) {
+        out.int_value[0] = INT_MIN;
+        out.warnings |= GUFUNC_WARN_SUM_OVERFLOW;
+      } else {
+        out.int_value[0] = static_cast<int>(p.i64);
+      }
+      break;
+    case Reduction::Mean:
+      out.value[0] = ints && p.na ? na_real() : static_cast<double>(p.ld / p.count);
+      break;
+    case Reduction::Prod:
+      out.value[0] = ints && p.na ? na_real() : p.started ? clamp_long_double(p.ld) : 1.0;
+      break;
+    case Reduction::Any:
+      out.int_value[0] = p.any_true ? 1 : p.na ? INT_MIN : 0;
+      break;
+    case Reduction::All:
+      out.int_value[0] = p.any_false ? 0 : p.na ? INT_MIN : 1;
+      break;
+    default: {
+      const bool range = r.reduction == Reduction::Range;
+      out.count = range ? 2 : 1;
+      const int slots[2] = {r.reduction == Reduction::Max ? 1 : 0, 1};
+      for (int i = 0; i < out.count; ++i) {
+        const int s = slots[i];
+        if (ints && p.na) {
+          out.int_value[i] = INT_MIN;
+        } else if (!p.updated[s]) {
+          // Base R: no values left gives +-Inf (double) with a warning.
+          out.dtype = GUFUNC_DOUBLE;
+          out.warnings |= s == 0 ? GUFUNC_WARN_EMPTY_MIN : GUFUNC_WARN_EMPTY_MAX;
+        } else if (ints) {
+          out.int_value[i] = p.iv[s];
+        } else {
+          out.value[i] = p.dv[s];
+        }
+      }
+      if (out.dtype == GUFUNC_DOUBLE && ints) {
+        // An empty integer min/max is double: convert every slot.
+        for (int i = 0; i < out.count; ++i) {
+          const int s = slots[i];
+          out.value[i] = p.updated[s] ? p.iv[s] : (s == 0 ? HUGE_VAL : -HUGE_VAL);
+        }
+      } else if (out.dtype == GUFUNC_DOUBLE) {
+        for (int i = 0; i < out.count; ++i) {
+          if (!p.updated[slots[i]]) out.value[i] = slots[i] == 0 ? HUGE_VAL : -HUGE_VAL;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+unsigned evaluate(const NodePtr& root, intptr_t begin, intptr_t end, char* out,
+                  const EvalOptions& options) {
+  if (root->kind == NodeKind::Reduce) {
+    throw Error("gufunc_internal_error", "evaluate() of a reduction: use reduce()");
+  }
+  if (begin < 0 || end > root->length || begin > end) {
+    throw Error("gufunc_internal_error", "evaluation range outside the value");
+  }
+  const size_t es = dtype_size(root->dtype);
+  if (root->kind == NodeKind::Input) {
+    const View& v = root->view;
+    if (v.length == 1) {
+      for (intptr_t i = begin; i < end; ++i) std::memcpy(out + (i - begin) * es, v.data, es);
+    } else {
+      std::memcpy(out, v.data + begin * es, static_cast<size_t>(end - begin) * es);
+    }
+    return 0;
+  }
+  if (root->kind == NodeKind::Scalar) {
+    const void* src = root->dtype == GUFUNC_DOUBLE ? static_cast<const void*>(&root->scalar_double)
+                                                   : static_cast<const void*>(&root->scalar_int);
+    for (intptr_t i = begin; i < end; ++i) std::memcpy(out + (i - begin) * es, src, es);
+    return 0;
+  }
+  Batch b = build_batch(*root, out);
+  unsigned warnings = resolve_reductions(&b, options);
+  Outcome outcome;
+  run_batch(b, begin, end, out, options, nullptr, &outcome);
+  check(outcome);
+  return warnings | outcome.warnings.load();
+}
+
+ReduceResult reduce(const NodePtr& node, const EvalOptions& options) {
+  if (node->kind != NodeKind::Reduce) {
+    throw Error("gufunc_internal_error", "reduce() of a node that is not a reduction");
+  }
+  const Node& child = *node->children[0];
+  Batch b = build_batch(*node, nullptr);
+  unsigned warnings = resolve_reductions(&b, options);
+  std::vector<Partial> partials;
+  Outcome outcome;
+  if (child.kind != NodeKind::Scalar) {
+    run_batch(b, 0, child.length, nullptr, options, &partials, &outcome);
+    check(outcome);
+  } else {
+    Partial p;
+    const char* data = child.dtype == GUFUNC_DOUBLE
+                           ? reinterpret_cast<const char*>(&child.scalar_double)
+                           : reinterpret_cast<const char*>(&child.scalar_int);
+    accumulate(node->reduction, node->na_rm, child.dtype, data, 1, 0, &p);
+    partials.push_back(p);
+  }
+  Partial total;
+  for (const Partial& p : partials) combine(node->reduction, node->na_rm, child.dtype, p, &total);
+  ReduceResult r = finish(*node, child.dtype, total);
+  r.warnings |= warnings | outcome.warnings.load();
+  return r;
+}
+
+}  // namespace engine
+}  // namespace gufunc

@@ -1,0 +1,137 @@
+// Graph nodes (see graph.hpp).
+#include "engine/graph.hpp"
+
+#include <unordered_set>
+
+#include "dispatch/apply.hpp"
+
+namespace gufunc {
+namespace engine {
+
+const char* reduction_name(Reduction r) {
+  switch (r) {
+    case Reduction::Sum:
+      return "sum";
+    case Reduction::Prod:
+      return "prod";
+    case Reduction::Min:
+      return "min";
+    case Reduction::Max:
+      return "max";
+    case Reduction::Range:
+      return "range";
+    case Reduction::Mean:
+      return "mean";
+    case Reduction::Any:
+      return "any";
+    default:
+      return "all";
+  }
+}
+
+Node::~Node() {
+  // Release children without recursion: a child whose only owner is this node is
+  // emptied into the work list before it dies, so each destructor frees one level.
+  std::vector<NodePtr> pending = std::move(children);
+  while (!pending.empty()) {
+    NodePtr child = std::move(pending.back());
+    pending.pop_back();
+    if (child && child.use_count() == 1) {
+      auto& grandchildren = const_cast<Node&>(*child).children;
+      for (NodePtr& g : grandchildren) pending.push_back(std::move(g));
+      grandchildren.clear();
+    }
+  }
+}
+
+NodePtr make_input(const View& view) {
+  auto n = std::make_shared<Node>(NodeKind::Input, view.dtype, view.length);
+  n->view = view;
+  return n;
+}
+
+NodePtr make_scalar_double(double value) {
+  auto n = std::make_shared<Node>(NodeKind::Scalar, GUFUNC_DOUBLE, 1);
+  n->scalar_double = value;
+  return n;
+}
+
+NodePtr make_scalar_int(int value, gufunc_dtype dtype) {
+  auto n = std::make_shared<Node>(NodeKind::Scalar, dtype, 1);
+  n->scalar_int = value;
+  return n;
+}
+
+NodePtr make_map(const Function& f, std::vector<NodePtr> args) {
+  if (!is_elementwise(f, static_cast<int>(args.size()))) {
+    throw Error("gufunc_shape_error", "`" + f.name() + "` with " + std::to_string(args.size()) +
+                                          " argument(s) is not element-wise");
+  }
+  std::vector<gufunc_dtype> types;
+  intptr_t length = 1;
+  bool any_empty = false;
+  for (const NodePtr& a : args) {
+    types.push_back(a->dtype);
+    any_empty = any_empty || a->length == 0;
+    if (a->length != 1) {
+      if (length != 1 && a->length != length) {
+        throw Error("gufunc_shape_error",
+                    "lazy operands of `" + f.name() + "` have lengths " + std::to_string(length) +
+                        " and " + std::to_string(a->length) + ": only equal lengths or length 1");
+      }
+      length = a->length;
+    }
+  }
+  TypeMatch match = typecheck_with_hook(f, types);
+  auto n = std::make_shared<Node>(NodeKind::Map, match.types[args.size()], any_empty ? 0 : length);
+  n->function = &f;
+  n->match = std::move(match);
+  n->children = std::move(args);
+  return n;
+}
+
+NodePtr make_reduce(Reduction r, bool na_rm, NodePtr arg) {
+  gufunc_dtype t = arg->dtype;
+  switch (r) {
+    case Reduction::Sum:
+      t = arg->dtype == GUFUNC_DOUBLE ? GUFUNC_DOUBLE : GUFUNC_INTEGER;
+      break;
+    case Reduction::Prod:
+    case Reduction::Mean:
+      t = GUFUNC_DOUBLE;
+      break;
+    case Reduction::Min:
+    case Reduction::Max:
+    case Reduction::Range:
+      t = arg->dtype == GUFUNC_DOUBLE ? GUFUNC_DOUBLE : GUFUNC_INTEGER;
+      break;
+    case Reduction::Any:
+    case Reduction::All:
+      if (arg->dtype != GUFUNC_LOGICAL) {
+        throw Error("gufunc_type_error",
+                    std::string(reduction_name(r)) + "() of a lazy value needs a logical argument");
+      }
+      t = GUFUNC_LOGICAL;
+      break;
+  }
+  auto n = std::make_shared<Node>(NodeKind::Reduce, t, r == Reduction::Range ? 2 : 1);
+  n->reduction = r;
+  n->na_rm = na_rm;
+  n->children.push_back(std::move(arg));
+  return n;
+}
+
+size_t graph_size(const NodePtr& root) {
+  std::unordered_set<const Node*> seen;
+  std::vector<const Node*> stack = {root.get()};
+  while (!stack.empty()) {
+    const Node* n = stack.back();
+    stack.pop_back();
+    if (!seen.insert(n).second) continue;
+    for (const NodePtr& c : n->children) stack.push_back(c.get());
+  }
+  return seen.size();
+}
+
+}  // namespace engine
+}  // namespace gufunc

@@ -1,0 +1,184 @@
+// Reduction accumulators (see reduce_ops.hpp).
+#include "engine/reduce_ops.hpp"
+
+#include <climits>
+#include <cstring>
+
+namespace gufunc {
+namespace engine {
+
+namespace {
+
+const int kNaInt = INT_MIN;
+
+// R's NA_real_ is the NaN whose low word is 1954.
+bool is_na_real(double x) {
+  if (!std::isnan(x)) return false;
+  uint64_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  return static_cast<uint32_t>(bits) == 1954;
+}
+
+// One step of R's rmin/rmax over a double (slot 0 min, slot 1 max).
+void fold_double(int slot, bool na_rm, double x, Partial* p) {
+  double& s = p->dv[slot];
+  if (std::isnan(x)) {
+    if (!na_rm) {
+      if (!is_na_real(s)) s = x;  // any NA trumps all NaNs
+      p->updated[slot] = true;
+    }
+  } else if (!p->updated[slot] || (slot == 0 ? x < s : x > s)) {
+    s = x;
+    p->updated[slot] = true;
+  }
+}
+
+void fold_int(int slot, int x, Partial* p) {
+  int& s = p->iv[slot];
+  if (!p->updated[slot] || (slot == 0 ? x < s : x > s)) {
+    s = x;
+    p->updated[slot] = true;
+  }
+}
+
+template <class T>
+T at(const char* data, intptr_t i, intptr_t step) {
+  T v;
+  std::memcpy(&v, data + i * step, sizeof v);
+  return v;
+}
+
+// Sum of doubles in long double, four accumulators so additions overlap; the order
+// differs from base R's single accumulator only in the last bits of long double.
+long double sum_double(const char* data, intptr_t n, intptr_t step, bool na_rm, int64_t* count) {
+  long double s[4] = {0, 0, 0, 0};
+  intptr_t i = 0, used = 0;
+  if (step == static_cast<intptr_t>(sizeof(double)) && !na_rm) {
+    const double* x = reinterpret_cast<const double*>(data);
+    for (; i + 4 <= n; i += 4) {
+      s[0] += x[i];
+      s[1] += x[i + 1];
+      s[2] += x[i + 2];
+      s[3] += x[i + 3];
+    }
+    used = i;
+  }
+  for (; i < n; ++i) {
+    const double x = at<double>(data, i, step);
+    if (na_rm && std::isnan(x)) continue;
+    s[0] += x;
+    ++used;
+  }
+  *count += used;
+  return (s[0] + s[1]) + (s[2] + s[3]);
+}
+
+void accumulate_double(Reduction r, bool na_rm, const char* data, intptr_t n, intptr_t step,
+                       Partial* p) {
+  switch (r) {
+    case Reduction::Sum:
+    case Reduction::Mean:
+      p->ld += sum_double(data, n, step, na_rm, &p->count);
+      return;
+    case Reduction::Prod:
+      for (intptr_t i = 0; i < n; ++i) {
+        const double x = at<double>(data, i, step);
+        if (na_rm && std::isnan(x)) continue;
+        p->ld = p->started ? p->ld * x : x;
+        p->started = true;
+      }
+      return;
+    case Reduction::Min:
+      for (intptr_t i = 0; i < n; ++i) fold_double(0, na_rm, at<double>(data, i, step), p);
+      return;
+    case Reduction::Max:
+      for (intptr_t i = 0; i < n; ++i) fold_double(1, na_rm, at<double>(data, i, step), p);
+      return;
+    case Reduction::Range:
+      for (intptr_t i = 0; i < n; ++i) {
+        const double x = at<double>(data, i, step);
+        fold_double(0, na_rm, x, p);
+        fold_double(1, na_rm, x, p);
+      }
+      return;
+    default:
+      return;  // any/all take logical input only
+  }
+}
+
+void accumulate_int(Reduction r, bool na_rm, const char* data, intptr_t n, intptr_t step,
+                    Partial* p) {
+  for (intptr_t i = 0; i < n; ++i) {
+    const int x = at<int>(data, i, step);
+    if (x == kNaInt) {
+      if (!na_rm) p->na = true;
+      continue;
+    }
+    switch (r) {
+      case Reduction::Sum:
+        p->i64 += x;
+        break;
+      case Reduction::Mean:
+        p->ld += x;
+        p->count++;
+        break;
+      case Reduction::Prod:
+        p->ld = p->started ? p->ld * x : static_cast<long double>(x);
+        p->started = true;
+        break;
+      case Reduction::Min:
+        fold_int(0, x, p);
+        break;
+      case Reduction::Max:
+        fold_int(1, x, p);
+        break;
+      case Reduction::Range:
+        fold_int(0, x, p);
+        fold_int(1, x, p);
+        break;
+      case Reduction::Any:
+      case Reduction::All:
+        if (x != 0)
+          p->any_true = true;
+        else
+          p->any_false = true;
+        break;
+    }
+  }
+}
+
+}  // namespace
+
+void accumulate(Reduction r, bool na_rm, gufunc_dtype t, const char* data, intptr_t n,
+                intptr_t step, Partial* p) {
+  if (t == GUFUNC_DOUBLE) {
+    accumulate_double(r, na_rm, data, n, step, p);
+  } else {
+    accumulate_int(r, na_rm, data, n, step, p);
+  }
+}
+
+void combine(Reduction r, bool na_rm, gufunc_dtype t, const Partial& b, Partial* acc) {
+  acc->na = acc->na || b.na;
+  acc->any_true = acc->any_true || b.any_true;
+  acc->any_false = acc->any_false || b.any_false;
+  acc->i64 += b.i64;
+  acc->count += b.count;
+  if (r == Reduction::Prod) {
+    if (b.started) acc->ld = acc->started ? acc->ld * b.ld : b.ld;
+    acc->started = acc->started || b.started;
+  } else {
+    acc->ld += b.ld;
+  }
+  for (int slot = 0; slot < 2; ++slot) {
+    if (!b.updated[slot]) continue;
+    if (t == GUFUNC_DOUBLE) {
+      fold_double(slot, na_rm, b.dv[slot], acc);
+    } else {
+      fold_int(slot, b.iv[slot], acc);
+    }
+  }
+}
+
+}  // namespace engine
+}  // namespace gufunc

@@ -1,0 +1,34 @@
+// Per-block accumulators of the fused reductions, following base R's summary.c:
+// sums and means accumulate in long double, integer sums in 64 bits (NA and a warning
+// outside the int range), min/max keep the first of equal values and let NA win
+// over NaN, any/all follow R's three-valued logic. Blocks are combined in order.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "engine/graph.hpp"
+
+namespace gufunc {
+namespace engine {
+
+struct Partial {
+  long double ld = 0;     // sum/mean (double and integer input), prod
+  int64_t i64 = 0;        // sum of integer/logical
+  int64_t count = 0;      // elements accumulated (mean)
+  double dv[2] = {0, 0};  // min, max of doubles
+  int iv[2] = {0, 0};     // min, max of integers
+  bool updated[2] = {false, false};
+  bool na = false;  // an NA was met (integer input, or double NA for min/max)
+  bool any_true = false, any_false = false;
+  bool started = false;  // prod: ld holds a product
+};
+
+// Accumulates n values of type `t` (step bytes apart) into p.
+void accumulate(Reduction r, bool na_rm, gufunc_dtype t, const char* data, intptr_t n,
+                intptr_t step, Partial* p);
+// Folds block partial `b` (a later block) into `acc`.
+void combine(Reduction r, bool na_rm, gufunc_dtype t, const Partial& b, Partial* acc);
+
+}  // namespace engine
+}  // namespace gufunc

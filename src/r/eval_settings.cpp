@@ -1,0 +1,66 @@
+// Evaluation settings from R options and the environment (see eval_settings.hpp).
+#include "r/eval_settings.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+#include "r/guard.hpp"
+#include "r/threads.hpp"
+
+namespace gufunc {
+namespace r {
+
+namespace {
+
+// Larger blocks than this are certainly a typo (2^40 elements).
+const double kMaxBlockSize = 1099511627776.0;
+
+size_t block_size_from_option(SEXP opt) {
+  const bool number = (TYPEOF(opt) == REALSXP || TYPEOF(opt) == INTSXP) && XLENGTH(opt) == 1 &&
+                      Rf_getAttrib(opt, R_ClassSymbol) == R_NilValue;
+  const double n = number ? Rf_asReal(opt) : NA_REAL;
+  if (ISNAN(n) || n < 1 || n > kMaxBlockSize || n != std::floor(n)) {
+    throw Error("gufunc_argument_error",
+                "option `gufunc.block_size` must be a positive whole number (elements per block)");
+  }
+  return static_cast<size_t>(n);
+}
+
+size_t block_size_from_env(const char* text) {
+  errno = 0;
+  char* end = nullptr;
+  const unsigned long long n = std::strtoull(text, &end, 10);
+  const bool digits_only = text[0] >= '0' && text[0] <= '9' && *end == '\0';
+  if (!digits_only || errno != 0 || n < 1 || static_cast<double>(n) > kMaxBlockSize) {
+    throw Error("gufunc_argument_error",
+                std::string("environment variable `GUFUNC_BLOCK_SIZE` must be a positive whole "
+                            "number (elements per block), not \"") +
+                    text + "\"");
+  }
+  return static_cast<size_t>(n);
+}
+
+void check_user_interrupt(void*) { R_CheckUserInterrupt(); }
+
+}  // namespace
+
+size_t block_size_setting() {
+  SEXP opt = Rf_GetOption1(Rf_install("gufunc.block_size"));
+  if (!Rf_isNull(opt)) return block_size_from_option(opt);
+  const char* env = std::getenv("GUFUNC_BLOCK_SIZE");
+  if (env != nullptr && env[0] != '\0') return block_size_from_env(env);
+  return 0;
+}
+
+bool interrupt_pending() { return R_ToplevelExec(check_user_interrupt, nullptr) == FALSE; }
+
+EvalSettings::EvalSettings() : runner(thread_count()) {
+  options.runner = &runner;
+  options.block_size = block_size_setting();
+  options.interrupted = interrupt_pending;
+}
+
+}  // namespace r
+}  // namespace gufunc

@@ -1,0 +1,58 @@
+// Lazy R vectors: ALTREP vectors (one class per R type on one shared base) whose
+// values are a deferred graph node. Base R sees an ordinary double, integer or
+// logical vector: Dataptr materializes once and caches the result (a failure is
+// stored and raised again on every access), Elt and Get_region compute only what is
+// asked, and serialization writes plain data.
+#pragma once
+
+#define R_NO_REMAP
+#include <R.h>
+#include <R_ext/Rdynload.h>
+#include <Rinternals.h>
+
+#include <string>
+
+#include "engine/graph.hpp"
+
+namespace gufunc {
+namespace r {
+
+// Creates the three ALTREP classes; called once from R_init_gufunc.
+void register_lazy_altrep(DllInfo* dll);
+
+// A new lazy vector of `node` (its R type follows node->dtype), with class
+// "gufunc_lazy" and marked not mutable. `leaves` is a list of the R vectors the
+// node's inputs view (kept alive with the result), or R_NilValue.
+SEXP new_lazy_vector(engine::NodePtr node, SEXP leaves);
+
+// Whether x is one of the lazy ALTREP classes (with or without the S3 class).
+bool is_lazy_vector(SEXP x);
+bool lazy_is_materialized(SEXP x);
+
+// The node a new graph uses for lazy vector x, and the list of R vectors that node
+// reads. Once x is materialized this is an input over its values (x is then marked
+// not mutable, since its values are shared).
+struct NodeUse {
+  engine::NodePtr node;
+  SEXP leaves;  // a list, or R_NilValue
+};
+NodeUse lazy_node_use(SEXP x);
+
+// An input node viewing plain vector x (double, integer or logical, any ALTREP but
+// a lazy one) without copying; x must be kept alive as a leaf of every user.
+engine::NodePtr input_node(SEXP x, int position);
+
+// The values of x as a plain vector, computed once and cached in x; returns the
+// GUFUNC_WARN_* bits of this evaluation in *warnings (0 when it was cached).
+// Throws a stored failure, or gufunc_interrupt (nothing cached) on Ctrl-C.
+SEXP materialize_lazy(SEXP x, unsigned* warnings);
+
+// Writes elements [begin, end) of x into out (values of x's R type) without
+// materializing x; warnings of a partial evaluation are not raised.
+void read_lazy_region(SEXP x, R_xlen_t begin, R_xlen_t end, void* out);
+
+// A short description of x for Inspect and print: "map double[1e7], deferred".
+std::string describe_lazy(SEXP x);
+
+}  // namespace r
+}  // namespace gufunc

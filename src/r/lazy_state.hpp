@@ -1,0 +1,54 @@
+// The state behind one lazy vector, shared by the ALTREP methods (lazy_altrep.cpp)
+// and the operations on lazy vectors (lazy_vector.cpp). Layout of a lazy vector:
+// data1 is an external pointer to a LazyState; data2 is a list of two slots, the R
+// vectors the graph reads (kept alive) and, once materialized, the plain values.
+#pragma once
+
+#define R_NO_REMAP
+#include <R.h>
+#include <R_ext/Altrep.h>
+#include <Rinternals.h>
+
+#include <string>
+#include <utility>
+
+#include "engine/graph.hpp"
+#include "r/guard.hpp"
+
+namespace gufunc {
+namespace r {
+
+struct LazyState {
+  engine::NodePtr node;  // released once the values are cached
+  engine::NodeKind kind = engine::NodeKind::Input;
+  gufunc_dtype dtype = GUFUNC_DOUBLE;
+  R_xlen_t length = 0;
+  bool failed = false;  // an evaluation failed: raise the same error on every access
+  std::string failure_class, failure_message;
+  size_t single_reads = 0;  // Elt calls that evaluated one element each
+};
+
+enum LazySlot { kLeavesSlot = 0, kValuesSlot = 1 };
+
+inline LazyState& state_of(SEXP x) {
+  return *static_cast<LazyState*>(R_ExternalPtrAddr(R_altrep_data1(x)));
+}
+
+// The cached plain values of lazy vector x, or R_NilValue.
+inline SEXP values_of(SEXP x) { return VECTOR_ELT(R_altrep_data2(x), kValuesSlot); }
+
+// The ALTREP class for values of type t (lazy_altrep.cpp).
+R_altrep_class_t lazy_class_for(gufunc_dtype t);
+
+// Runs R API code that allocates (and so may longjmp) from C++: a longjmp becomes a
+// C++ exception, so destructors run, and guarded() resumes it.
+template <class F>
+SEXP r_call(F f) {
+  return unwind_protect([](void* data) -> SEXP { return (*static_cast<F*>(data))(); }, &f);
+}
+
+// A new lazy vector owning `state`; classed: with the S3 class "gufunc_lazy".
+SEXP wrap_lazy_state(LazyState state, SEXP leaves, bool classed);
+
+}  // namespace r
+}  // namespace gufunc

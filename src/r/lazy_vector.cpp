@@ -1,0 +1,184 @@
+// Operations on lazy vectors: creation, materialization once with a stored failure,
+// region reads, and handing a lazy vector's node to a new graph (see lazy_altrep.hpp).
+#include <cstring>
+#include <memory>
+
+#include "engine/evaluate.hpp"
+#include "r/eval_settings.hpp"
+#include "r/lazy_altrep.hpp"
+#include "r/lazy_state.hpp"
+#include "r/output_alloc.hpp"
+#include "r/r_arrays.hpp"
+
+namespace gufunc {
+namespace r {
+
+namespace {
+
+SEXP lazy_class_string() {
+  static SEXP cls = nullptr;
+  if (cls == nullptr) {
+    cls = Rf_mkString("gufunc_lazy");
+    R_PreserveObject(cls);
+  }
+  return cls;
+}
+
+void finalize_state(SEXP ptr) {
+  delete static_cast<LazyState*>(R_ExternalPtrAddr(ptr));
+  R_ClearExternalPtr(ptr);
+}
+
+size_t width_of(gufunc_dtype t) { return t == GUFUNC_DOUBLE ? sizeof(double) : sizeof(int); }
+
+// What evaluation failures become: kept in the state so every later access raises
+// the same condition. Interrupts are not failures: nothing is kept.
+void remember_failure(LazyState& s, const std::string& cls, const std::string& message) {
+  s.failed = true;
+  s.failure_class = cls;
+  s.failure_message = message;
+}
+
+[[noreturn]] void throw_interrupted() {
+  throw Error("gufunc_interrupt", "evaluation interrupted");
+}
+
+// Runs `evaluate` (which calls the engine) with the failure rules above.
+template <class F>
+unsigned evaluate_guarded(LazyState& s, F evaluate) {
+  if (s.failed) throw Error(s.failure_class, s.failure_message);
+  EvalSettings settings;  // a bad option is the user's to fix, not a stored failure
+  try {
+    return evaluate(settings.options);
+  } catch (const engine::Interrupted&) {
+    throw_interrupted();
+  } catch (const Error& e) {
+    remember_failure(s, e.condition_class(), e.what());
+    throw;
+  } catch (const std::bad_alloc&) {
+    remember_failure(s, "gufunc_memory_error", "cannot allocate memory");
+    throw;
+  }
+}
+
+}  // namespace
+
+SEXP wrap_lazy_state(LazyState state, SEXP leaves, bool classed) {
+  auto owned = std::make_unique<LazyState>(std::move(state));
+  const R_altrep_class_t cls = lazy_class_for(owned->dtype);
+  SEXP slots = PROTECT(alloc_vector(VECSXP, 2));
+  SET_VECTOR_ELT(slots, kLeavesSlot, leaves);
+  LazyState* raw = owned.get();
+  SEXP ptr = PROTECT(r_call([&] { return R_MakeExternalPtr(raw, R_NilValue, R_NilValue); }));
+  r_call([&] {
+    R_RegisterCFinalizerEx(ptr, finalize_state, FALSE);
+    return R_NilValue;
+  });
+  owned.release();  // the external pointer's finalizer owns it now
+  SEXP x = PROTECT(r_call([&] { return R_new_altrep(cls, ptr, slots); }));
+  if (classed) {
+    r_call([&] {
+      Rf_classgets(x, lazy_class_string());
+      return R_NilValue;
+    });
+  }
+  // R then copies x before any change, so cached values, which other graphs may
+  // read, are never written through x.
+  MARK_NOT_MUTABLE(x);
+  UNPROTECT(3);
+  return x;
+}
+
+SEXP new_lazy_vector(engine::NodePtr node, SEXP leaves) {
+  LazyState state;
+  state.kind = node->kind;
+  state.dtype = node->dtype;
+  state.length = static_cast<R_xlen_t>(node->length);
+  state.node = std::move(node);
+  return wrap_lazy_state(std::move(state), leaves, true);
+}
+
+bool lazy_is_materialized(SEXP x) { return values_of(x) != R_NilValue; }
+
+engine::NodePtr input_node(SEXP x, int position) {
+  engine::View view;
+  view.dtype = dtype_of(x, position);
+  view.length = static_cast<intptr_t>(XLENGTH(x));
+  if (ALTREP(x)) {
+    // DATAPTR of another package's ALTREP vector (1:n, a wrapper) may allocate.
+    const void* data = nullptr;
+    r_call([&] {
+      data = DATAPTR_RO(x);
+      return R_NilValue;
+    });
+    view.data = static_cast<const char*>(data);
+  } else {
+    view.data = data_of(x);
+  }
+  view.buffer = view.data;
+  view.offset = 0;
+  return engine::make_input(view);
+}
+
+NodeUse lazy_node_use(SEXP x) {
+  SEXP values = values_of(x);
+  if (values == R_NilValue) {
+    return {state_of(x).node, VECTOR_ELT(R_altrep_data2(x), kLeavesSlot)};
+  }
+  MARK_NOT_MUTABLE(x);
+  SEXP leaves = PROTECT(alloc_vector(VECSXP, 1));
+  SET_VECTOR_ELT(leaves, 0, values);
+  NodeUse use{input_node(values, 1), leaves};
+  UNPROTECT(1);
+  return use;
+}
+
+SEXP materialize_lazy(SEXP x, unsigned* warnings) {
+  *warnings = 0;
+  SEXP values = values_of(x);
+  if (values != R_NilValue) return values;
+  LazyState& s = state_of(x);
+  if (s.failed) throw Error(s.failure_class, s.failure_message);
+  SEXP out = PROTECT(alloc_output(sexptype_of(s.dtype), s.length));
+  char* data = s.length > 0 ? data_of(out) : nullptr;
+  const engine::NodePtr node = s.node;
+  *warnings = evaluate_guarded(s, [&](const engine::EvalOptions& options) {
+    return engine::evaluate(node, 0, s.length, data, options);
+  });
+  MARK_NOT_MUTABLE(out);
+  SEXP slots = R_altrep_data2(x);
+  SET_VECTOR_ELT(slots, kValuesSlot, out);
+  // The values are all that is needed now: the graph and its inputs can go.
+  SET_VECTOR_ELT(slots, kLeavesSlot, R_NilValue);
+  s.node.reset();
+  UNPROTECT(1);
+  return out;
+}
+
+void read_lazy_region(SEXP x, R_xlen_t begin, R_xlen_t end, void* out) {
+  if (end <= begin) return;
+  LazyState& s = state_of(x);
+  const size_t width = width_of(s.dtype);
+  SEXP values = values_of(x);
+  if (values != R_NilValue) {
+    std::memcpy(out, data_of(values) + begin * width, (end - begin) * width);
+    return;
+  }
+  const engine::NodePtr node = s.node;
+  evaluate_guarded(s, [&](const engine::EvalOptions& options) {
+    return engine::evaluate(node, begin, end, static_cast<char*>(out), options);
+  });
+}
+
+std::string describe_lazy(SEXP x) {
+  const LazyState& s = state_of(x);
+  static const char* kinds[] = {"input", "scalar", "map", "reduce"};
+  std::string text = std::string(kinds[static_cast<int>(s.kind)]) + " " + dtype_name(s.dtype) +
+                     "[" + std::to_string(static_cast<long long>(s.length)) + "], ";
+  if (values_of(x) != R_NilValue) return text + "materialized";
+  if (s.failed) return text + "failed: " + s.failure_message;
+  return text + "deferred";
+}
+
+}  // namespace r
+}  // namespace gufunc
