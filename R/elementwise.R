@@ -180,14 +180,32 @@ binary_attributes <- function(value, x, y, family, call) {
 }
 
 # For + and * on doubles R's compiled loops return the second operand's NaN when
-# both are NaN, if the first operand is recycled (a single element against a
-# longer one, or unequal lengths); the kernels return the first operand's.
+# both are NaN if the first operand is recycled. A single first element is handled
+# by swapping the operands before the kernel runs (swap_scalar_first); unequal
+# lengths above 1 are set here.
+# When both operands of + or * are double or logical (at least one double), R coerces
+# them to double and, for a length-1 first operand, computes `y[i] op x`: with both
+# NaN the second operand's wins. An integer operand sends R through its mixed loop,
+# where the first wins. The kernels return the
+# first operand's NaN, so such calls run with the operands swapped (+ and * commute
+# in value). Returns `args`, possibly swapped.
+swap_scalar_first <- function(args, name) {
+  if (length(args) != 2L || !name %in% c("+", "*", "add", "multiply")) return(args)
+  x <- args[[1L]]
+  y <- args[[2L]]
+  if (length(x) == 1L && length(y) > 1L && (is.double(x) || is.logical(x)) &&
+      (is.double(y) || is.logical(y)) && (is.double(x) || is.double(y))) {
+    return(list(y, x))
+  }
+  args
+}
+
 nan_operand_order <- function(value, x, y, name) {
   if (!name %in% c("+", "*", "add", "multiply") || !is.double(value)) return(value)
   n <- length(value)
   nx <- length(x)
   ny <- length(y)
-  if (n == 0L || nx == ny || ny == 1L) return(value)
+  if (n == 0L || nx == ny || nx == 1L || ny == 1L) return(value)
   if (!(is.double(x) || is.logical(x)) || !(is.double(y) || is.logical(y))) return(value)
   if (!anyNA(x) || !anyNA(y)) return(value)
   xr <- rep_len(as.vector(x), n)

@@ -33,7 +33,8 @@ gufunc_call <- function(name, ..., namespace = "base") {
   names(args) <- NULL
   elementwise <- .Call(C_is_elementwise, name, namespace, length(args))
   if (elementwise) elementwise_check(args, name, call = sys.call())
-  res <- .Call(C_gufunc_call, name, args, namespace, gufunc_threads())
+  computed <- if (elementwise && namespace == "base") swap_scalar_first(args, name) else args
+  res <- .Call(C_gufunc_call, name, computed, namespace, gufunc_threads())
   for (w in res[[2L]]) warning(warningCondition(w, call = sys.call()))
   outs <- res[[1L]]
   if (elementwise) outs[[1L]] <- elementwise_attributes(outs[[1L]], args, name, call = sys.call())
