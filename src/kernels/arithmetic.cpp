@@ -1,5 +1,6 @@
 // The arithmetic family: + - * / ^ %% %/% and unary - and +, with base R's
 // types (integer + integer is integer, / and ^ always double) and rules.
+#include "kernels/loop_options.hpp"  // first: covers everything below
 #include "dispatch/table.hpp"
 #include "kernels/builtins.hpp"
 #include "kernels/r_semantics.hpp"

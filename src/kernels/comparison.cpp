@@ -1,5 +1,6 @@
 // The comparison family: == != < <= > >= give logical; an NA or NaN operand
 // gives NA. Logical operands compare as integers (promotion is free).
+#include "kernels/loop_options.hpp"  // first: covers everything below
 #include <cmath>
 #include <functional>
 

@@ -1,5 +1,6 @@
 // The logic family: & | ! with R's three-valued logic. Numbers count as logical
 // the way as.logical() sees them: 0 is FALSE, NA and NaN are NA, others TRUE.
+#include "kernels/loop_options.hpp"  // first: covers everything below
 #include "dispatch/table.hpp"
 #include "kernels/builtins.hpp"
 #include "kernels/r_semantics.hpp"

@@ -50,8 +50,15 @@ inline int int_times(int x, int y, unsigned& warn) {
 // compiler may swap the operands of + and *, so the order is pinned here: the
 // first operand's NaN wins (R's order for equal lengths and a recycled scalar
 // on the right; R/elementwise.R fixes up the other layouts).
-inline double plus_r(double x, double y) { return std::isnan(x) ? x + x : x + y; }
-inline double times_r(double x, double y) { return std::isnan(x) ? x * x : x * y; }
+// Both results are computed and one is selected, so the loop has no branch.
+inline double plus_r(double x, double y) {
+  const double sum = x + y, first_nan = x + x;
+  return x != x ? first_nan : sum;
+}
+inline double times_r(double x, double y) {
+  const double product = x * y, first_nan = x * x;
+  return x != x ? first_nan : product;
+}
 
 // Beyond this quotient a double has no fractional bits left; R compares in long
 // double, so the threshold is 1 / LDBL_EPSILON where long double is wider.

@@ -4,6 +4,8 @@
 // element, general strides) and hands the warnings to the context once.
 #pragma once
 
+#include "kernels/loop_options.hpp"
+
 #include <cstdint>
 
 #include "gufunc/kernel_set.h"
@@ -18,12 +20,7 @@ inline void report_warnings(void* data, unsigned warn) {
   if (ctx != nullptr) __atomic_fetch_or(&ctx->warnings, warn, __ATOMIC_RELAXED);
 }
 
-// R builds packages with -O2, where GCC only vectorises loops with no remainder;
-// the loops below are the hot path, so they ask for the full vectoriser.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC push_options
-#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
-#endif
+// The loops are vectorized under the options of loop_options.hpp.
 
 template <class T>
 inline T load(const char* p) {
@@ -92,9 +89,6 @@ int unary_loop(char** args, const intptr_t* dimensions, const intptr_t* steps, v
   return 0;
 }
 
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC pop_options
-#endif
 
 // A registration line for a strided-only kernel set.
 inline gufunc_kernel_init strided_init(const char* name, const char* signature,

@@ -1,0 +1,115 @@
+# The five reference expressions of the project's anchors: base R, gufunc's lazy
+# engine (materialized result, or the reduction's value) and a hand-written fused
+# RcppParallel loop, measured in the same run, for 1 and 2 threads.
+# Usage: Rscript inst/benchmarks/lazy.R [n]   (default n = 1e7)
+suppressMessages({
+  library(gufunc)
+  library(Rcpp)
+  library(RcppParallel)
+})
+args <- commandArgs(TRUE)
+n <- if (length(args)) as.numeric(args[1]) else 1e7
+set.seed(1)
+a <- runif(n)
+b <- runif(n)
+c <- runif(n)
+d <- runif(n)
+
+# Hand-written fused loops: one parallel pass per expression, no temporaries.
+sourceCpp(code = '
+// [[Rcpp::depends(RcppParallel)]]
+#include <Rcpp.h>
+#include <RcppParallel.h>
+#include <cmath>
+using namespace RcppParallel;
+struct Fused : Worker {
+  int e; const double *a, *b, *c, *d; double* o;
+  Fused(int e, const double* a, const double* b, const double* c, const double* d, double* o)
+    : e(e), a(a), b(b), c(c), d(d), o(o) {}
+  void operator()(std::size_t s, std::size_t t) {
+    switch (e) {
+      case 1: for (std::size_t i = s; i < t; i++) o[i] = a[i] * b[i] + c[i]; break;
+      case 2: for (std::size_t i = s; i < t; i++) o[i] = std::sqrt(a[i] * a[i] + b[i] * b[i]); break;
+      case 3: for (std::size_t i = s; i < t; i++) o[i] = std::exp(-a[i] * a[i] / 2) * std::sin(b[i]) + c[i]; break;
+      default: for (std::size_t i = s; i < t; i++) o[i] = 2 * a[i] + 3 * b[i] - 4 * c[i] + 5 * d[i];
+    }
+  }
+};
+struct Dot : Worker {
+  const double *a, *b; double v;
+  Dot(const double* a, const double* b) : a(a), b(b), v(0) {}
+  Dot(Dot& o, Split) : a(o.a), b(o.b), v(0) {}
+  void operator()(std::size_t s, std::size_t t) { double x = 0; for (std::size_t i = s; i < t; i++) x += a[i] * b[i]; v += x; }
+  void join(const Dot& o) { v += o.v; }
+};
+// [[Rcpp::export]]
+Rcpp::NumericVector hand_fused(int e, Rcpp::NumericVector a, Rcpp::NumericVector b,
+                               Rcpp::NumericVector c, Rcpp::NumericVector d, int threads) {
+  Rcpp::NumericVector o(Rcpp::no_init(a.size()));
+  Fused w(e, a.begin(), b.begin(), c.begin(), d.begin(), o.begin());
+  parallelFor(0, a.size(), w, 16384, threads);
+  return o;
+}
+// [[Rcpp::export]]
+double hand_dot(Rcpp::NumericVector a, Rcpp::NumericVector b, int threads) {
+  Dot w(a.begin(), b.begin()); parallelReduce(0, a.size(), w, 16384, threads); return w.v;
+}
+')
+
+median_ms <- function(f, reps = 7) {
+  f()
+  median(vapply(seq_len(reps), function(i) {
+    gc(FALSE)
+    system.time(f())[["elapsed"]]
+  }, 0)) * 1e3
+}
+
+# Peak R heap (MB) while computing f once, above what was in use before.
+peak_mb <- function(f) {
+  before <- sum(gc(reset = TRUE)[, 2])
+  f()
+  sum(gc()[, 6]) - before
+}
+
+la <- lazy(a)
+lb <- lazy(b)
+lc <- lazy(c)
+ld <- lazy(d)
+cases <- list(
+  E1 = list("a*b+c", function() a * b + c, function() materialize(la * lb + lc),
+            function(t) hand_fused(1L, a, b, c, d, t)),
+  E2 = list("sqrt(a*a+b*b)", function() sqrt(a * a + b * b),
+            function() materialize(sqrt(la * la + lb * lb)),
+            function(t) hand_fused(2L, a, b, c, d, t)),
+  E3 = list("exp(-a*a/2)*sin(b)+c", function() exp(-a * a / 2) * sin(b) + c,
+            function() materialize(exp(-la * la / 2) * sin(lb) + lc),
+            function(t) hand_fused(3L, a, b, c, d, t)),
+  E4 = list("sum(a*b)", function() sum(a * b), function() sum(la * lb),
+            function(t) hand_dot(a, b, t)),
+  E5 = list("2*a+3*b-4*c+5*d", function() 2 * a + 3 * b - 4 * c + 5 * d,
+            function() materialize(2 * la + 3 * lb - 4 * lc + 5 * ld),
+            function(t) hand_fused(4L, a, b, c, d, t))
+)
+
+cat(sprintf("n = %.0f; cores: %d; block size: %s\n", n, RcppParallel::defaultNumThreads(),
+            format(getOption("gufunc.block_size", Sys.getenv("GUFUNC_BLOCK_SIZE", "auto")))))
+cat(sprintf("%-3s %-22s %3s %9s %9s %9s %11s %9s %8s %8s\n", "", "expression", "thr", "base_ms",
+            "gufunc_ms", "hand_ms", "base/gufunc", "gufunc/hand", "base_MB", "gufunc_MB"))
+for (id in names(cases)) {
+  cs <- cases[[id]]
+  ref <- cs[[2]]()
+  got <- cs[[3]]()
+  same <- if (id == "E4") abs(got - ref) <= 1e-14 * abs(ref) else identical(got, ref)
+  if (!same) stop(id, ": gufunc's result differs from base R")
+  base <- median_ms(cs[[2]])
+  base_mb <- peak_mb(cs[[2]])
+  for (threads in 1:2) {
+    old <- options(gufunc.threads = threads)
+    g <- median_ms(cs[[3]])
+    g_mb <- peak_mb(cs[[3]])
+    h <- median_ms(function() cs[[4]](threads))
+    options(old)
+    cat(sprintf("%-3s %-22s %3d %9.1f %9.1f %9.1f %11.2f %9.2f %8.0f %8.0f\n", id, cs[[1]],
+                threads, base, g, h, base / g, g / h, base_mb, g_mb))
+  }
+}

@@ -1,0 +1,15 @@
+// Compiler options for the kernel loops; include FIRST in every kernel family file,
+// so they also cover the inline helpers (and <cmath>) the loops call.
+//
+// R builds packages with -O2, where GCC vectorizes little; the kernel loops are the
+// hot path, so they ask for the vectorizer. They also allow speculating a floating
+// point operation (no-trapping-math: R never reads the FP exception flags, and no
+// value changes) and let sqrt skip errno (no-math-errno: R detects domain errors
+// from the NaN result). Without these, the NA/NaN selections in the loops stay
+// branches and nothing vectorizes. Clang has these defaults already.
+#pragma once
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic", "no-trapping-math", \
+                     "no-math-errno")
+#endif
