@@ -13,3 +13,12 @@
 #pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic", "no-trapping-math", \
                      "no-math-errno")
 #endif
+
+// Each loop is also compiled for AVX2 and chosen at load time by the CPU it runs on
+// (GCC function multiversioning through ifunc: x86-64 Linux). AVX2 has no FMA, and
+// every loop is one operation, so results are the same bits on either path.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define GUFUNC_SIMD_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define GUFUNC_SIMD_CLONES
+#endif

@@ -29,7 +29,7 @@ inline T load(const char* p) {
 
 // Op: `using In1, In2, Out;` and `static Out apply(In1, In2, unsigned& warn)`.
 template <class Op>
-int binary_loop(char** args, const intptr_t* dimensions, const intptr_t* steps, void* data) {
+GUFUNC_SIMD_CLONES int binary_loop(char** args, const intptr_t* dimensions, const intptr_t* steps, void* data) {
   using A = typename Op::In1;
   using B = typename Op::In2;
   using R = typename Op::Out;
@@ -67,7 +67,7 @@ int binary_loop(char** args, const intptr_t* dimensions, const intptr_t* steps, 
 
 // Op: `using In, Out;` and `static Out apply(In, unsigned& warn)`.
 template <class Op>
-int unary_loop(char** args, const intptr_t* dimensions, const intptr_t* steps, void* data) {
+GUFUNC_SIMD_CLONES int unary_loop(char** args, const intptr_t* dimensions, const intptr_t* steps, void* data) {
   using A = typename Op::In;
   using R = typename Op::Out;
   const intptr_t n = dimensions[0];

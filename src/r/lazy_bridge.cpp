@@ -80,7 +80,7 @@ class GraphOperands {
 // lazy(x): x is a double, integer or logical vector without a class (checked in R)
 // or a lazy vector that lost its class;
 // the result keeps its attributes and adds class "gufunc_lazy".
-SEXP lazy_wrap(SEXP x) {
+SEXP lazy_wrap_entry(SEXP x) {
   return guarded([&]() -> SEXP {
     engine::NodePtr node;
     SEXP leaves = R_NilValue;
@@ -109,7 +109,7 @@ SEXP lazy_wrap(SEXP x) {
 // `args`, with class "gufunc_lazy" and no other attribute; NULL when the engine
 // cannot map it (no kernel for the types, lengths other than n and 1), so the
 // caller computes it with base R.
-SEXP lazy_map(SEXP name, SEXP args, SEXP ns) {
+SEXP lazy_map_entry(SEXP name, SEXP args, SEXP ns) {
   return guarded([&]() -> SEXP {
     const Function& f = lookup(CHAR(STRING_ELT(ns, 0)), CHAR(STRING_ELT(name, 0)));
     GraphOperands operands;
@@ -131,7 +131,7 @@ SEXP lazy_map(SEXP name, SEXP args, SEXP ns) {
 
 // list(values, warnings): the plain values of x with its attributes but the
 // gufunc_lazy class. The values are x's cache itself (no copy; R copies on change).
-SEXP lazy_materialize(SEXP x) {
+SEXP lazy_materialize_entry(SEXP x) {
   return guarded([&]() -> SEXP {
     unsigned warnings = 0;
     SEXP values = materialize_lazy(x, &warnings);
@@ -153,7 +153,7 @@ SEXP lazy_materialize(SEXP x) {
 }
 
 // Elements [begin, end) (0-based) as a plain vector without attributes.
-SEXP lazy_region(SEXP x, SEXP begin, SEXP end) {
+SEXP lazy_region_entry(SEXP x, SEXP begin, SEXP end) {
   return guarded([&]() -> SEXP {
     const LazyState& s = state_of(x);
     const R_xlen_t b = std::max<R_xlen_t>(0, static_cast<R_xlen_t>(Rf_asReal(begin)));
@@ -165,17 +165,17 @@ SEXP lazy_region(SEXP x, SEXP begin, SEXP end) {
   });
 }
 
-SEXP lazy_is_vector(SEXP x) {
+SEXP lazy_is_vector_entry(SEXP x) {
   return guarded([&]() -> SEXP { return Rf_ScalarLogical(is_lazy_vector(x)); });
 }
 
 // Test hook: TRUE once the values of x are cached (and for plain vectors).
-SEXP lazy_is_materialized(SEXP x) {
+SEXP lazy_is_materialized_entry(SEXP x) {
   return guarded(
       [&]() -> SEXP { return Rf_ScalarLogical(!is_lazy_vector(x) || lazy_is_materialized(x)); });
 }
 
-SEXP lazy_describe(SEXP x) {
+SEXP lazy_describe_entry(SEXP x) {
   return guarded([&]() -> SEXP {
     if (!is_lazy_vector(x)) return Rf_mkString("plain");
     return Rf_mkString(describe_lazy(x).c_str());
@@ -187,10 +187,10 @@ SEXP lazy_describe(SEXP x) {
 }  // namespace r
 }  // namespace gufunc
 
-GUFUNC_CALL_ENTRY(lazy_wrap, gufunc::r::lazy_wrap, 1);
-GUFUNC_CALL_ENTRY(lazy_map, gufunc::r::lazy_map, 3);
-GUFUNC_CALL_ENTRY(lazy_materialize, gufunc::r::lazy_materialize, 1);
-GUFUNC_CALL_ENTRY(lazy_region, gufunc::r::lazy_region, 3);
-GUFUNC_CALL_ENTRY(lazy_is_vector, gufunc::r::lazy_is_vector, 1);
-GUFUNC_CALL_ENTRY(lazy_is_materialized, gufunc::r::lazy_is_materialized, 1);
-GUFUNC_CALL_ENTRY(lazy_describe, gufunc::r::lazy_describe, 1);
+GUFUNC_CALL_ENTRY(lazy_wrap, gufunc::r::lazy_wrap_entry, 1);
+GUFUNC_CALL_ENTRY(lazy_map, gufunc::r::lazy_map_entry, 3);
+GUFUNC_CALL_ENTRY(lazy_materialize, gufunc::r::lazy_materialize_entry, 1);
+GUFUNC_CALL_ENTRY(lazy_region, gufunc::r::lazy_region_entry, 3);
+GUFUNC_CALL_ENTRY(lazy_is_vector, gufunc::r::lazy_is_vector_entry, 1);
+GUFUNC_CALL_ENTRY(lazy_is_materialized, gufunc::r::lazy_is_materialized_entry, 1);
+GUFUNC_CALL_ENTRY(lazy_describe, gufunc::r::lazy_describe_entry, 1);

@@ -62,7 +62,7 @@ SEXP strings(const std::vector<std::string>& texts) {
 }
 
 // list(value, warnings) for the reduction `op` of x in one pass over its graph.
-SEXP lazy_reduce(SEXP x, SEXP op, SEXP na_rm) {
+SEXP lazy_reduce_entry(SEXP x, SEXP op, SEXP na_rm) {
   return guarded([&]() -> SEXP {
     const engine::Reduction r = reduction_named(CHAR(STRING_ELT(op, 0)));
     engine::NodePtr node = engine::make_reduce(r, Rf_asLogical(na_rm) == TRUE, operand_node(x));
@@ -82,7 +82,7 @@ SEXP lazy_reduce(SEXP x, SEXP op, SEXP na_rm) {
 }
 
 // What engine::describe() says about evaluating x now, as a named list.
-SEXP lazy_plan_data(SEXP x) {
+SEXP lazy_plan_data_entry(SEXP x) {
   return guarded([&]() -> SEXP {
     EvalSettings settings;
     const engine::Plan plan = engine::describe(operand_node(x), settings.options);
@@ -119,5 +119,5 @@ SEXP lazy_plan_data(SEXP x) {
 }  // namespace r
 }  // namespace gufunc
 
-GUFUNC_CALL_ENTRY(lazy_reduce, gufunc::r::lazy_reduce, 3);
-GUFUNC_CALL_ENTRY(lazy_plan_data, gufunc::r::lazy_plan_data, 1);
+GUFUNC_CALL_ENTRY(lazy_reduce, gufunc::r::lazy_reduce_entry, 3);
+GUFUNC_CALL_ENTRY(lazy_plan_data, gufunc::r::lazy_plan_data_entry, 1);
