@@ -4,6 +4,7 @@
 #include <cfloat>
 #include <climits>
 #include <cstring>
+#include <memory>
 #include <mutex>
 
 #include "dispatch/apply.hpp"
@@ -39,6 +40,18 @@ double na_real() {
   double d;
   std::memcpy(&d, &bits, sizeof d);
   return d;
+}
+
+// This thread's block scratch, grown as needed and kept between calls: tasks are
+// small, so allocating (and zeroing) registers per task would cost more than them.
+char* thread_scratch(size_t bytes) {
+  thread_local std::unique_ptr<double[]> buffer;
+  thread_local size_t capacity = 0;
+  if (capacity < bytes) {
+    buffer.reset(new double[(bytes + sizeof(double) - 1) / sizeof(double)]);
+    capacity = bytes;
+  }
+  return reinterpret_cast<char*>(buffer.get());
 }
 
 // Everything a worker needs to run instructions on a block.
@@ -168,7 +181,8 @@ void run_batch(const Batch& b, intptr_t begin, intptr_t end, char* out, const Ev
     const size_t first = b.kernel_starts[k];
     const size_t last = k + 1 < b.kernel_starts.size() ? b.kernel_starts[k + 1] : b.code.size();
     auto body = [&](size_t from, size_t to) {
-      std::vector<double> scratch(static_cast<size_t>(std::max(b.registers, 1)) * block);
+      char* regs = thread_scratch(static_cast<size_t>(std::max(b.registers, 1)) * block *
+                                  sizeof(double));
       gufunc_context ctx;
       gufunc_context_init(&ctx);
       try {
@@ -176,7 +190,6 @@ void run_batch(const Batch& b, intptr_t begin, intptr_t end, char* out, const Ev
              ++blk) {
           const intptr_t pos = begin + static_cast<intptr_t>(blk * block);
           const intptr_t len = std::min<intptr_t>(static_cast<intptr_t>(block), end - pos);
-          char* regs = reinterpret_cast<char*>(scratch.data());
           if (runner.run(first, last, pos, len, regs, &ctx) != 0) break;
           if (reduce != nullptr && last == b.code.size()) {
             intptr_t step;
