@@ -64,8 +64,21 @@ median_ms <- function(f, reps = 7) {
   }, 0)) * 1e3
 }
 
-# Peak R heap (MB) while computing f once, above what was in use before.
+# Peak memory (MB) while computing f once, above what was resident before: the
+# process's peak resident set on Linux (reset through /proc/self/clear_refs, so it
+# also counts memory R's gc() does not see); elsewhere R's own heap peak.
+rss_mb <- function(field) {
+  line <- grep(paste0("^", field, ":"), readLines("/proc/self/status"), value = TRUE)
+  as.numeric(gsub("[^0-9]", "", line)) / 1024
+}
 peak_mb <- function(f) {
+  gc()
+  if (file.exists("/proc/self/clear_refs")) {
+    cat("5", file = "/proc/self/clear_refs")
+    before <- rss_mb("VmRSS")
+    f()
+    return(rss_mb("VmHWM") - before)
+  }
   before <- sum(gc(reset = TRUE)[, 2])
   f()
   sum(gc()[, 6]) - before
