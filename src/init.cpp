@@ -13,7 +13,8 @@ std::vector<R_CallMethodDef>& call_entries() {
   return entries;
 }
 
-void register_callables();  // r/callables.cpp
+void register_callables();                // r/callables.cpp
+void register_lazy_altrep(DllInfo* dll);  // r/lazy_altrep.cpp
 
 }  // namespace r
 }  // namespace gufunc
@@ -33,4 +34,5 @@ extern "C" void R_init_gufunc(DllInfo* dll) {
   }
   if (failure[0] != '\0') Rf_error("gufunc could not register its builtin kernels: %s", failure);
   gufunc::r::register_callables();
+  gufunc::r::register_lazy_altrep(dll);
 }

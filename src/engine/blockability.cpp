@@ -1,6 +1,9 @@
 // The blockability rule (see blockability.hpp).
 #include "engine/blockability.hpp"
 
+#include <unordered_map>
+#include <utility>
+
 namespace gufunc {
 namespace engine {
 
@@ -25,67 +28,89 @@ bool shares_data(const Access& a, const Access& b) {
 }
 
 namespace {
-bool conflicts(const Access& a, const Access& b) { return shares_data(a, b) && !same_data(a, b); }
 
-const char* space_name(Space s) {
-  switch (s) {
-    case Space::Memory:
-      return "memory";
-    case Space::Scratch:
-      return "scratch";
-    case Space::Reduced:
-      return "a reduction result";
-    default:
-      return "a constant";
+// The accesses of the kernel being formed, indexed by what they touch, so checking
+// an instruction costs only the accesses that can share data with it (a kernel of
+// 2e5 instructions forms in linear time).
+class KernelIndex {
+ public:
+  void clear() {
+    inputs_.clear();
+    outputs_.clear();
   }
-}
-}  // namespace
-
-std::string blockability_conflict(const std::vector<InstructionAccess>& kernel,
-                                  const InstructionAccess& n) {
-  for (const InstructionAccess& a : kernel) {
-    for (const Access& out : a.outputs) {
-      for (const Access& in : n.inputs) {
+  void add(const InstructionAccess& ia) {
+    for (const Access& a : ia.inputs) inputs_[key(a)].push_back(a);
+    for (const Access& a : ia.outputs) outputs_[key(a)].push_back(a);
+  }
+  // Empty when N may join the kernel, else why not: the two properties, checked
+  // against every instruction of the kernel through the index.
+  std::string conflict(const InstructionAccess& n) const {
+    for (const Access& in : n.inputs) {
+      for (const Access& out : find(outputs_, in)) {
         if (in.space == Space::Reduced && shares_data(in, out)) {
           return "reads the result of a reduction over all blocks of the previous kernel";
         }
-        if (conflicts(in, out)) {
-          return std::string("an input overlaps, but is not the same as, an output in ") +
-                 space_name(in.space) + " of the previous kernel (property 1)";
+        if (shares_data(in, out) && !same_data(in, out)) {
+          return "an input overlaps, but is not the same as, an output of the previous kernel "
+                 "(property 1)";
         }
       }
     }
     for (const Access& o : n.outputs) {
-      for (const Access& w : a.inputs) {
-        if (conflicts(o, w)) {
+      for (const Access& w : find(inputs_, o)) {
+        if (shares_data(o, w) && !same_data(o, w)) {
           return "its output overlaps, but is not the same as, an input of the previous kernel "
                  "(property 2)";
         }
       }
-      for (const Access& w : a.outputs) {
-        if (conflicts(o, w)) {
+      for (const Access& w : find(outputs_, o)) {
+        if (shares_data(o, w) && !same_data(o, w)) {
           return "its output overlaps, but is not the same as, an output of the previous kernel "
                  "(property 2)";
         }
       }
     }
+    return "";
   }
-  return "";
-}
+
+ private:
+  using Key = std::pair<int, uintptr_t>;
+  struct KeyHash {
+    size_t operator()(const Key& k) const { return std::hash<uintptr_t>()(k.second) ^ k.first; }
+  };
+  using Map = std::unordered_map<Key, std::vector<Access>, KeyHash>;
+
+  // Memory is keyed by buffer, scratch and reduction results by slot id.
+  static Key key(const Access& a) {
+    const uintptr_t what = a.space == Space::Memory ? reinterpret_cast<uintptr_t>(a.buffer)
+                                                    : static_cast<uintptr_t>(a.id);
+    return {static_cast<int>(a.space), what};
+  }
+  static const std::vector<Access>& find(const Map& m, const Access& a) {
+    static const std::vector<Access> none;
+    if (a.space == Space::Constant) return none;
+    auto it = m.find(key(a));
+    return it == m.end() ? none : it->second;
+  }
+
+  Map inputs_, outputs_;
+};
+
+}  // namespace
 
 std::vector<size_t> form_kernels(const std::vector<InstructionAccess>& batch,
                                  std::vector<std::string>* reasons) {
   std::vector<size_t> starts;
-  std::vector<InstructionAccess> current;
+  KernelIndex current;
   reasons->clear();
   for (size_t i = 0; i < batch.size(); ++i) {
-    std::string why = current.empty() ? "" : blockability_conflict(current, batch[i]);
-    if (current.empty() || !why.empty()) {
-      if (!current.empty()) reasons->push_back("instruction " + std::to_string(i + 1) + " " + why);
+    std::string why = starts.empty() ? "" : current.conflict(batch[i]);
+    if (starts.empty() || !why.empty()) {
+      if (!starts.empty()) reasons->push_back("instruction " + std::to_string(i + 1) + " " + why);
       starts.push_back(i);
       current.clear();
     }
-    current.push_back(batch[i]);
+    current.add(batch[i]);
   }
   return starts;
 }

@@ -37,12 +37,8 @@ struct InstructionAccess {
 bool same_data(const Access& a, const Access& b);
 bool shares_data(const Access& a, const Access& b);
 
-// Empty when N may join the kernel whose instructions are `kernel`; otherwise the
-// reason it may not (shown by lazy_plan()).
-std::string blockability_conflict(const std::vector<InstructionAccess>& kernel,
-                                  const InstructionAccess& n);
-
-// Cuts a batch into kernels: returns the index of the first instruction of each.
+// Cuts a batch into kernels: returns the index of the first instruction of each, and
+// in `reasons` why each kernel after the first starts (shown by lazy_plan()).
 std::vector<size_t> form_kernels(const std::vector<InstructionAccess>& batch,
                                  std::vector<std::string>* reasons);
 

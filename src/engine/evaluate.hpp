@@ -32,7 +32,7 @@ unsigned evaluate(const NodePtr& root, intptr_t begin, intptr_t end, char* out,
                   const EvalOptions& options);
 
 // The value of a reduction node, in base R's type for it: sum of integer/logical is
-// integer (NA and GUFUNC_WARN_INT_OVERFLOW when it leaves the int range), mean and
+// integer (a double when it leaves the int range, as R 4.x), mean and
 // prod are double, min/max keep integer, any/all are logical.
 // Range gives min in [0] and max in [1]; every other reduction one value in [0].
 // An empty min/max (or all NA removed) is +-Inf of type double with

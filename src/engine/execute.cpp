@@ -181,8 +181,8 @@ void run_batch(const Batch& b, intptr_t begin, intptr_t end, char* out, const Ev
     const size_t first = b.kernel_starts[k];
     const size_t last = k + 1 < b.kernel_starts.size() ? b.kernel_starts[k + 1] : b.code.size();
     auto body = [&](size_t from, size_t to) {
-      char* regs = thread_scratch(static_cast<size_t>(std::max(b.registers, 1)) * block *
-                                  sizeof(double));
+      char* regs =
+          thread_scratch(static_cast<size_t>(std::max(b.registers, 1)) * block * sizeof(double));
       gufunc_context ctx;
       gufunc_context_init(&ctx);
       try {
@@ -257,8 +257,9 @@ ReduceResult finish(const Node& r, gufunc_dtype in, const Partial& p) {
       } else if (p.na) {
         out.int_value[0] = INT_MIN;
       } else if (p.i64 > INT_MAX || p.i64 < -INT_MAX) {
-        out.int_value[0] = INT_MIN;
-        out.warnings |= GUFUNC_WARN_SUM_OVERFLOW;
+        // R 4.x: an integer sum outside the int range is returned as a double.
+        out.dtype = GUFUNC_DOUBLE;
+        out.value[0] = static_cast<double>(p.i64);
       } else {
         out.int_value[0] = static_cast<int>(p.i64);
       }

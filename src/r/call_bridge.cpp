@@ -8,6 +8,7 @@
 #include "r/output_alloc.hpp"
 #include "r/r_arrays.hpp"
 #include "r/rcpp_parallel_runner.hpp"
+#include "r/warning_texts.hpp"
 
 namespace gufunc {
 namespace r {
@@ -17,24 +18,6 @@ Function& lookup_function(SEXP name, SEXP ns) {
 }
 
 namespace {
-
-SEXP warning_texts(unsigned bits) {
-  static const struct {
-    unsigned bit;
-    const char* text;
-  } known[] = {{GUFUNC_WARN_INT_OVERFLOW, "NAs produced by integer overflow"},
-               {GUFUNC_WARN_NAN_PRODUCED, "NaNs produced"},
-               {GUFUNC_WARN_MOD_ACCURACY, "probable complete loss of accuracy in modulus"}};
-  int n = 0;
-  for (const auto& k : known) n += (bits & k.bit) ? 1 : 0;
-  SEXP out = PROTECT(alloc_vector(STRSXP, n));
-  int i = 0;
-  for (const auto& k : known) {
-    if (bits & k.bit) SET_STRING_ELT(out, i++, Rf_mkChar(k.text));
-  }
-  UNPROTECT(1);
-  return out;
-}
 
 SEXP set_dims(SEXP x, const std::vector<intptr_t>& dims) {
   if (dims.size() < 2) return x;

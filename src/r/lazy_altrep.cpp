@@ -21,6 +21,14 @@ R_altrep_class_t lazy_double_class, lazy_integer_class, lazy_logical_class;
 // reads the vector is materialized instead.
 const size_t kSingleReadBudget = 4096;
 
+// R's own loops over a vector (sum, anyNA, printing) read it region by region, 512
+// elements at a time. A few regions are what printing needs; once the regions read
+// add up to this many elements the caller reads everything, and computing the
+// vector once is cheaper than evaluating the graph for every region.
+double region_read_budget(R_xlen_t length) {
+  return std::max(65536.0, static_cast<double>(length) / 8);
+}
+
 // Runs body (returning void) through guarded(); for methods that return no SEXP.
 template <class F>
 void guard(F body) {
@@ -55,7 +63,8 @@ SEXP lazy_duplicate(SEXP x, Rboolean) {
     }
     LazyState copy = state_of(x);
     copy.single_reads = 0;
-    return wrap_lazy_state(std::move(copy), VECTOR_ELT(R_altrep_data2(x), kLeavesSlot), false);
+    copy.region_reads = 0;
+    return wrap_lazy_state(std::move(copy), VECTOR_ELT(R_altrep_data2(x), kLeavesSlot));
   });
 }
 
@@ -164,11 +173,17 @@ T lazy_elt(SEXP x, R_xlen_t i) {
 template <class T>
 R_xlen_t lazy_get_region(SEXP x, R_xlen_t i, R_xlen_t n, T* buf) {
   R_xlen_t count = 0;
+  unsigned warnings = 0;
   guard([&] {
-    const R_xlen_t length = state_of(x).length;
-    count = i >= length ? 0 : std::min(n, length - i);
+    LazyState& s = state_of(x);
+    count = i >= s.length ? 0 : std::min(n, s.length - i);
+    s.region_reads += static_cast<double>(count);
+    if (values_of(x) == R_NilValue && s.region_reads > region_read_budget(s.length)) {
+      materialize_lazy(x, &warnings);
+    }
     read_lazy_region(x, i, i + count, buf);
   });
+  raise_warnings(warnings);
   return count;
 }
 
@@ -202,14 +217,32 @@ void register_lazy_altrep(DllInfo* dll) {
 }
 
 R_altrep_class_t lazy_class_for(gufunc_dtype t) {
-  return t == GUFUNC_DOUBLE ? lazy_double_class
-                            : t == GUFUNC_INTEGER ? lazy_integer_class : lazy_logical_class;
+  return t == GUFUNC_DOUBLE    ? lazy_double_class
+         : t == GUFUNC_INTEGER ? lazy_integer_class
+                               : lazy_logical_class;
 }
 
 bool is_lazy_vector(SEXP x) {
-  return ALTREP(x) && (R_altrep_inherits(x, lazy_double_class) ||
-                       R_altrep_inherits(x, lazy_integer_class) ||
-                       R_altrep_inherits(x, lazy_logical_class));
+  return ALTREP(x) &&
+         (R_altrep_inherits(x, lazy_double_class) || R_altrep_inherits(x, lazy_integer_class) ||
+          R_altrep_inherits(x, lazy_logical_class));
+}
+
+// R's wrapper classes are not part of its API; they are recognized by their layout
+// instead: data1 the wrapped vector (here a lazy one, of the same type and length),
+// data2 the metadata, an integer vector of length 2 (sortedness, no NA).
+SEXP lazy_inside(SEXP x) {
+  for (int depth = 0; depth < 8 && ALTREP(x); ++depth) {
+    if (is_lazy_vector(x)) return x;
+    SEXP inner = R_altrep_data1(x);
+    SEXP meta = R_altrep_data2(x);
+    const bool wrapper = TYPEOF(inner) == TYPEOF(x) && ALTREP(inner) &&
+                         XLENGTH(inner) == XLENGTH(x) && TYPEOF(meta) == INTSXP &&
+                         XLENGTH(meta) == 2;
+    if (!wrapper) return nullptr;
+    x = inner;
+  }
+  return nullptr;
 }
 
 }  // namespace r

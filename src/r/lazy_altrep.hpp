@@ -20,18 +20,32 @@ namespace r {
 // Creates the three ALTREP classes; called once from R_init_gufunc.
 void register_lazy_altrep(DllInfo* dll);
 
-// A new lazy vector of `node` (its R type follows node->dtype), with class
-// "gufunc_lazy" and marked not mutable. `leaves` is a list of the R vectors the
-// node's inputs view (kept alive with the result), or R_NilValue.
-SEXP new_lazy_vector(engine::NodePtr node, SEXP leaves);
+// A new lazy vector of `node` (its R type follows node->dtype) with the
+// `attributes` (a pairlist as ATTRIB() gives, a named list as
+// attributes() gives, or R_NilValue; a class among them is ignored) and then class
+// "gufunc_lazy". `leaves` is a list of the R vectors the node's inputs view (kept
+// alive with the result), or R_NilValue.
+SEXP new_lazy_vector(engine::NodePtr node, SEXP leaves, SEXP attributes);
 
 // Whether x is one of the lazy ALTREP classes (with or without the S3 class).
 bool is_lazy_vector(SEXP x);
+
+// The lazy vector whose values x has: x itself, or the one inside R's own ALTREP
+// wrapper, which R puts around a shared vector when it changes its attributes
+// (`attr<-`, `class<-`, most replacement calls); nullptr for anything else.
+SEXP lazy_inside(SEXP x);
 bool lazy_is_materialized(SEXP x);
 
+// Lazy vectors are mutable while their cached values are private to them: R may
+// then change one in place (x[i] <- v writes into the cache; attr<- and dim<- keep
+// it a lazy vector, where a shared one would get R's wrapper). Once the values are
+// handed out (materialize(), an input of another graph) x is marked not mutable,
+// so R copies it before any change and shared values are never written.
+void mark_values_shared(SEXP x);
+
 // The node a new graph uses for lazy vector x, and the list of R vectors that node
-// reads. Once x is materialized this is an input over its values (x is then marked
-// not mutable, since its values are shared).
+// reads. Once x is materialized this is an input over its values (shared: see
+// mark_values_shared).
 struct NodeUse {
   engine::NodePtr node;
   SEXP leaves;  // a list, or R_NilValue

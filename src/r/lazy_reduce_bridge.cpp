@@ -19,10 +19,10 @@ engine::Reduction reduction_named(const std::string& name) {
   static const struct {
     const char* name;
     engine::Reduction r;
-  } known[] = {{"sum", engine::Reduction::Sum},   {"prod", engine::Reduction::Prod},
-               {"min", engine::Reduction::Min},   {"max", engine::Reduction::Max},
-               {"range", engine::Reduction::Range}, {"mean", engine::Reduction::Mean}, {"any", engine::Reduction::Any},
-               {"all", engine::Reduction::All}};
+  } known[] = {{"sum", engine::Reduction::Sum},     {"prod", engine::Reduction::Prod},
+               {"min", engine::Reduction::Min},     {"max", engine::Reduction::Max},
+               {"range", engine::Reduction::Range}, {"mean", engine::Reduction::Mean},
+               {"any", engine::Reduction::Any},     {"all", engine::Reduction::All}};
   for (const auto& k : known) {
     if (name == k.name) return k.r;
   }
@@ -32,7 +32,7 @@ engine::Reduction reduction_named(const std::string& name) {
 // The node of a lazy vector, or an input viewing a plain one (kept alive by the
 // caller's argument for the duration of the call).
 engine::NodePtr operand_node(SEXP x) {
-  if (is_lazy_vector(x)) return lazy_node_use(x).node;
+  if (SEXP lazy = lazy_inside(x)) return lazy_node_use(lazy).node;
   return input_node(x, 1);
 }
 
@@ -94,8 +94,8 @@ SEXP lazy_plan_data_entry(SEXP x) {
       SET_VECTOR_ELT(kernels, static_cast<R_xlen_t>(k), kernel);
       UNPROTECT(1);
     }
-    const char* names[] = {"kernels",       "inputs",       "block_size", "threads",
-                           "bytes_read",    "bytes_written", "base_r_bytes", "state"};
+    const char* names[] = {"kernels",    "inputs",        "block_size",   "threads",
+                           "bytes_read", "bytes_written", "base_r_bytes", "state"};
     const int n = sizeof names / sizeof names[0];
     SEXP out = PROTECT(alloc_vector(VECSXP, n));
     SET_VECTOR_ELT(out, 0, kernels);
@@ -105,7 +105,8 @@ SEXP lazy_plan_data_entry(SEXP x) {
     SET_VECTOR_ELT(out, 4, Rf_ScalarReal(plan.bytes_read));
     SET_VECTOR_ELT(out, 5, Rf_ScalarReal(plan.bytes_written));
     SET_VECTOR_ELT(out, 6, Rf_ScalarReal(plan.base_r_bytes));
-    SET_VECTOR_ELT(out, 7, strings({is_lazy_vector(x) ? describe_lazy(x) : "plain"}));
+    SEXP lazy = lazy_inside(x);
+    SET_VECTOR_ELT(out, 7, strings({lazy != nullptr ? describe_lazy(lazy) : "plain"}));
     SEXP out_names = PROTECT(alloc_vector(STRSXP, n));
     for (int i = 0; i < n; ++i) SET_STRING_ELT(out_names, i, Rf_mkChar(names[i]));
     Rf_setAttrib(out, R_NamesSymbol, out_names);

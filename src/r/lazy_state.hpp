@@ -19,13 +19,14 @@ namespace gufunc {
 namespace r {
 
 struct LazyState {
-  engine::NodePtr node;  // released once the values are cached
+  engine::NodePtr node;  // once the values are cached, an input node reading them
   engine::NodeKind kind = engine::NodeKind::Input;
   gufunc_dtype dtype = GUFUNC_DOUBLE;
   R_xlen_t length = 0;
   bool failed = false;  // an evaluation failed: raise the same error on every access
   std::string failure_class, failure_message;
   size_t single_reads = 0;  // Elt calls that evaluated one element each
+  double region_reads = 0;  // elements Get_region calls evaluated
 };
 
 enum LazySlot { kLeavesSlot = 0, kValuesSlot = 1 };
@@ -47,8 +48,8 @@ SEXP r_call(F f) {
   return unwind_protect([](void* data) -> SEXP { return (*static_cast<F*>(data))(); }, &f);
 }
 
-// A new lazy vector owning `state`; classed: with the S3 class "gufunc_lazy".
-SEXP wrap_lazy_state(LazyState state, SEXP leaves, bool classed);
+// A new lazy vector owning `state`, without attributes, marked not mutable.
+SEXP wrap_lazy_state(LazyState state, SEXP leaves);
 
 }  // namespace r
 }  // namespace gufunc

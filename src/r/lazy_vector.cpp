@@ -39,9 +39,7 @@ void remember_failure(LazyState& s, const std::string& cls, const std::string& m
   s.failure_message = message;
 }
 
-[[noreturn]] void throw_interrupted() {
-  throw Error("gufunc_interrupt", "evaluation interrupted");
-}
+[[noreturn]] void throw_interrupted() { throw Error("gufunc_interrupt", "evaluation interrupted"); }
 
 // Runs `evaluate` (which calls the engine) with the failure rules above.
 template <class F>
@@ -63,7 +61,7 @@ unsigned evaluate_guarded(LazyState& s, F evaluate) {
 
 }  // namespace
 
-SEXP wrap_lazy_state(LazyState state, SEXP leaves, bool classed) {
+SEXP wrap_lazy_state(LazyState state, SEXP leaves) {
   auto owned = std::make_unique<LazyState>(std::move(state));
   const R_altrep_class_t cls = lazy_class_for(owned->dtype);
   SEXP slots = PROTECT(alloc_vector(VECSXP, 2));
@@ -75,30 +73,41 @@ SEXP wrap_lazy_state(LazyState state, SEXP leaves, bool classed) {
     return R_NilValue;
   });
   owned.release();  // the external pointer's finalizer owns it now
-  SEXP x = PROTECT(r_call([&] { return R_new_altrep(cls, ptr, slots); }));
-  if (classed) {
-    r_call([&] {
-      Rf_classgets(x, lazy_class_string());
-      return R_NilValue;
-    });
-  }
-  // R then copies x before any change, so cached values, which other graphs may
-  // read, are never written through x.
-  MARK_NOT_MUTABLE(x);
-  UNPROTECT(3);
+  SEXP x = r_call([&] { return R_new_altrep(cls, ptr, slots); });
+  UNPROTECT(2);
   return x;
 }
 
-SEXP new_lazy_vector(engine::NodePtr node, SEXP leaves) {
+SEXP new_lazy_vector(engine::NodePtr node, SEXP leaves, SEXP attributes) {
   LazyState state;
   state.kind = node->kind;
   state.dtype = node->dtype;
   state.length = static_cast<R_xlen_t>(node->length);
   state.node = std::move(node);
-  return wrap_lazy_state(std::move(state), leaves, true);
+  SEXP x = PROTECT(wrap_lazy_state(std::move(state), leaves));
+  r_call([&] {
+    // In the given order: R itself made it (dim before dimnames).
+    if (TYPEOF(attributes) == VECSXP) {
+      SEXP names = Rf_getAttrib(attributes, R_NamesSymbol);
+      for (R_xlen_t i = 0; i < XLENGTH(attributes); ++i) {
+        SEXP tag = Rf_installChar(STRING_ELT(names, i));
+        if (tag != R_ClassSymbol) Rf_setAttrib(x, tag, VECTOR_ELT(attributes, i));
+      }
+    } else {
+      for (SEXP a = attributes; a != R_NilValue; a = CDR(a)) {
+        if (TAG(a) != R_ClassSymbol) Rf_setAttrib(x, TAG(a), CAR(a));
+      }
+    }
+    Rf_classgets(x, lazy_class_string());
+    return R_NilValue;
+  });
+  UNPROTECT(1);
+  return x;
 }
 
 bool lazy_is_materialized(SEXP x) { return values_of(x) != R_NilValue; }
+
+void mark_values_shared(SEXP x) { MARK_NOT_MUTABLE(x); }
 
 engine::NodePtr input_node(SEXP x, int position) {
   engine::View view;
@@ -121,16 +130,8 @@ engine::NodePtr input_node(SEXP x, int position) {
 }
 
 NodeUse lazy_node_use(SEXP x) {
-  SEXP values = values_of(x);
-  if (values == R_NilValue) {
-    return {state_of(x).node, VECTOR_ELT(R_altrep_data2(x), kLeavesSlot)};
-  }
-  MARK_NOT_MUTABLE(x);
-  SEXP leaves = PROTECT(alloc_vector(VECSXP, 1));
-  SET_VECTOR_ELT(leaves, 0, values);
-  NodeUse use{input_node(values, 1), leaves};
-  UNPROTECT(1);
-  return use;
+  if (values_of(x) != R_NilValue) mark_values_shared(x);
+  return {state_of(x).node, VECTOR_ELT(R_altrep_data2(x), kLeavesSlot)};
 }
 
 SEXP materialize_lazy(SEXP x, unsigned* warnings) {
@@ -146,12 +147,15 @@ SEXP materialize_lazy(SEXP x, unsigned* warnings) {
     return engine::evaluate(node, 0, s.length, data, options);
   });
   MARK_NOT_MUTABLE(out);
+  // The values are all that is needed now: the graph and its inputs can go, and
+  // graphs made from x from now on read the values (one input node for all).
+  SEXP leaves = PROTECT(alloc_vector(VECSXP, 1));
+  SET_VECTOR_ELT(leaves, 0, out);
+  s.node = input_node(out, 1);
   SEXP slots = R_altrep_data2(x);
   SET_VECTOR_ELT(slots, kValuesSlot, out);
-  // The values are all that is needed now: the graph and its inputs can go.
-  SET_VECTOR_ELT(slots, kLeavesSlot, R_NilValue);
-  s.node.reset();
-  UNPROTECT(1);
+  SET_VECTOR_ELT(slots, kLeavesSlot, leaves);
+  UNPROTECT(2);
   return out;
 }
 

@@ -1,0 +1,99 @@
+#' Lazy arrays: deferred element-wise expressions
+#'
+#' `lazy(x)` brings a double, integer or logical vector, matrix or array into
+#' gufunc's engine without copying it. Arithmetic, comparison and logic operators
+#' and the builtin math functions on lazy values then record a graph instead of
+#' computing: `sqrt(a * a + b * b) + c` returns at once, whatever the length. The
+#' result is a lazy value whose `typeof()`, `length()`, `dim()`, `dimnames()` and
+#' `names()` are what base R would give, known without computing anything.
+#'
+#' Values are computed when they are needed, in one fused pass over cache-sized
+#' blocks on all threads (see [gufunc_threads()]), with no full-length temporary
+#' for intermediate results:
+#' * `materialize(x)` returns the plain base R object, `identical()` to what base R
+#'   computes for the same expression;
+#' * `sum()`, `prod()`, `min()`, `max()`, `range()`, `mean()`, `any()` and `all()` of
+#'   one lazy value reduce it in the same pass, without materializing it;
+#' * printing, `head()` and `x[i]` for a run of consecutive positions compute only
+#'   those elements;
+#' * any other function (for example `median()`, `sort()`, `format()`) sees an
+#'   ordinary R vector: its values are computed once, on first access, and cached.
+#'
+#' Everything the engine does not know falls back to base R with base R's result:
+#' other functions, `log()` with a base, `round()`, character, complex, factor or
+#' Date operands, and operands whose lengths differ (other than a single value
+#' against many, which is mapped lazily).
+#'
+#' Operations on shorter vectors (fewer than 65536 elements, option
+#' `gufunc.lazy_min_length`) are computed at once by base R and return plain
+#' vectors: while the data fit the processor's cache, recording and evaluating a
+#' graph costs more than base R's own loops.
+#'
+#' Blocks hold option `gufunc.block_size` elements, else environment variable
+#' `GUFUNC_BLOCK_SIZE`, else as many as fit the per-core cache. Warnings of an
+#' evaluation (for example `NaNs produced`) are raised when the values are computed,
+#' once. Ctrl-C interrupts a long evaluation with an error of class
+#' `gufunc_interrupt`; the lazy value stays usable. When an evaluation fails, the
+#' same error is raised on every later access.
+#'
+#' Saved lazy values (`saveRDS()`, `save()`) are written as plain data, readable
+#' where gufunc is not installed (with class `"gufunc_lazy"`, which [unclass()]
+#' removes).
+#'
+#' @param x For `lazy()`: a double, integer or logical vector, matrix or array
+#'   without a class. For `is_lazy()` and `materialize()`: any R object.
+#' @return `lazy()`: a lazy value of class `"gufunc_lazy"` with the attributes of
+#'   `x`. `is_lazy()`: `TRUE` or `FALSE`. `materialize()`: the plain values with the
+#'   attributes of `x` but the `"gufunc_lazy"` class; `x` itself when it is not lazy.
+#' @seealso [lazy_plan()] for how an expression will be evaluated.
+#' @export
+#' @examples
+#' a <- lazy(runif(1e6))
+#' b <- runif(1e6)
+#' z <- sqrt(a * a + b * b) + 1 # records a graph, computes nothing
+#' z # computes only the values printed
+#' sum(z > 1.5) # one fused pass, no temporary of length 1e6
+#' y <- materialize(z)
+#' identical(y, sqrt(materialize(a)^2 + b * b) + 1)
+#' median(z) # not known to the engine: base R on the values
+lazy <- function(x) {
+  if (is_lazy(x)) return(x)
+  if (!typeof(x) %in% c("double", "integer", "logical") || !is.null(attr(x, "class"))) {
+    abort_argument("x", sprintf(
+      "must be a double, integer or logical vector, matrix or array, not %s", describe(x)),
+      class = "gufunc_type_error")
+  }
+  .Call(C_lazy_wrap, x)
+}
+
+#' @rdname lazy
+#' @export
+is_lazy <- function(x) inherits(x, "gufunc_lazy")
+
+#' @rdname lazy
+#' @export
+materialize <- function(x) {
+  if (.Call(C_lazy_is_vector, x)) {
+    res <- .Call(C_lazy_materialize, x)
+    if (length(res[[2L]]) > 0L) raise_warnings(res[[2L]], sys.call())
+    x <- res[[1L]]
+    if (is.null(oldClass(x))) return(x)
+  }
+  # R's own wrapper around a lazy vector (its values are computed now), or plain
+  # data with the class (a lazy value read back from a file).
+  if (inherits(x, "gufunc_lazy")) oldClass(x) <- setdiff(oldClass(x), "gufunc_lazy")
+  x
+}
+
+# Test hook: whether the values of x are computed (TRUE for plain vectors).
+is_materialized <- function(x) .Call(C_lazy_is_materialized, x)
+
+# "deferred", "materialized" or "failed: <message>".
+lazy_state <- function(x) sub("^[^,]*, ", "", .Call(C_lazy_describe, x))
+
+raise_warnings <- function(texts, call) {
+  for (w in texts) warning(warningCondition(w, call = call))
+}
+
+# Below this length operations are computed by base R at once (see lazy_methods.R).
+lazy_min_length <- function() .Call(C_lazy_min_length)

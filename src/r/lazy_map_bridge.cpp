@@ -1,0 +1,184 @@
+// .Call entries that build element-wise map nodes over lazy and plain operands:
+// the fast path of the Ops and Math methods and the general map.
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "r/call_registry.hpp"
+#include "r/guard.hpp"
+#include "r/lazy_altrep.hpp"
+#include "r/lazy_state.hpp"
+#include "r/r_arrays.hpp"
+
+namespace gufunc {
+namespace r {
+
+namespace {
+
+// The nodes of a new graph's operands and the R vectors they read. A plain operand
+// of length 1 becomes a scalar (its value is copied, nothing is kept alive); a
+// longer one is viewed in place; a lazy operand brings its own node and leaves.
+class GraphOperands {
+ public:
+  ~GraphOperands() { UNPROTECT(nprotect_); }
+
+  engine::NodePtr add(SEXP x, int position) {
+    if (SEXP lazy = lazy_inside(x)) {
+      NodeUse use = lazy_node_use(lazy);
+      if (use.leaves != R_NilValue) {
+        PROTECT(use.leaves);  // may be new (an input over cached values)
+        ++nprotect_;
+        leaf_lists_.push_back(use.leaves);
+      }
+      return use.node;
+    }
+    const gufunc_dtype t = dtype_of(x, position);
+    if (XLENGTH(x) == 1) {
+      if (t == GUFUNC_DOUBLE) return engine::make_scalar_double(REAL_ELT(x, 0));
+      return engine::make_scalar_int(t == GUFUNC_INTEGER ? INTEGER_ELT(x, 0) : LOGICAL_ELT(x, 0),
+                                     t);
+    }
+    plain_.push_back(x);
+    return input_node(x, position);
+  }
+
+  // One list of every distinct leaf; an operand's own list when it has them all,
+  // so chains such as `x <- x * 0.5 + 1` share one list.
+  SEXP leaves() {
+    std::vector<SEXP> all;
+    const SEXP* widest = nullptr;
+    for (const SEXP& list : leaf_lists_) {
+      if (widest == nullptr || XLENGTH(list) > XLENGTH(*widest)) widest = &list;
+    }
+    if (widest != nullptr) {
+      for (R_xlen_t i = 0; i < XLENGTH(*widest); ++i) all.push_back(VECTOR_ELT(*widest, i));
+    }
+    const size_t from_widest = all.size();
+    for (const SEXP& list : leaf_lists_) {
+      for (R_xlen_t i = 0; i < XLENGTH(list); ++i) add_distinct(&all, VECTOR_ELT(list, i));
+    }
+    for (SEXP x : plain_) add_distinct(&all, x);
+    if (all.empty()) return R_NilValue;
+    if (widest != nullptr && all.size() == from_widest) return *widest;
+    SEXP out = PROTECT(alloc_vector(VECSXP, static_cast<R_xlen_t>(all.size())));
+    ++nprotect_;
+    for (size_t i = 0; i < all.size(); ++i) SET_VECTOR_ELT(out, static_cast<R_xlen_t>(i), all[i]);
+    return out;
+  }
+
+ private:
+  static void add_distinct(std::vector<SEXP>* all, SEXP x) {
+    if (std::find(all->begin(), all->end(), x) == all->end()) all->push_back(x);
+  }
+
+  int nprotect_ = 0;
+  std::vector<SEXP> leaf_lists_;
+  std::vector<SEXP> plain_;
+};
+
+// A lazy vector of the element-wise function `name` of namespace `ns` over the list
+// `args`, with `attributes` (see new_lazy_vector) and class "gufunc_lazy"; NULL
+// when the engine cannot map it (no kernel for the types, lengths other than n and
+// 1), so the caller computes it with base R.
+SEXP build_map(const char* ns, const char* name, SEXP args, SEXP attributes) {
+  const Function& f = lookup(ns, name);
+  GraphOperands operands;
+  std::vector<engine::NodePtr> nodes;
+  for (R_xlen_t i = 0; i < XLENGTH(args); ++i) {
+    nodes.push_back(operands.add(VECTOR_ELT(args, i), static_cast<int>(i + 1)));
+  }
+  engine::NodePtr node;
+  try {
+    node = engine::make_map(f, std::move(nodes));
+  } catch (const Error& e) {
+    const std::string& cls = e.condition_class();
+    if (cls == "gufunc_dispatch_error" || cls == "gufunc_shape_error") return R_NilValue;
+    throw;
+  }
+  return new_lazy_vector(std::move(node), operands.leaves(), attributes);
+}
+
+SEXP lazy_map_entry(SEXP name, SEXP args, SEXP ns, SEXP attributes) {
+  return guarded([&]() -> SEXP {
+    return build_map(CHAR(STRING_ELT(ns, 0)), CHAR(STRING_ELT(name, 0)), args, attributes);
+  });
+}
+
+// Whether x is an operand the engine maps: a double, integer or logical vector
+// without a class other than "gufunc_lazy". *bare: no other attribute either.
+bool mappable_operand(SEXP x, bool* bare) {
+  const int type = TYPEOF(x);
+  if (type != REALSXP && type != INTSXP && type != LGLSXP) return false;
+  int others = 0;
+  for (SEXP a = ATTRIB(x); a != R_NilValue; a = CDR(a)) {
+    if (TAG(a) != R_ClassSymbol) {
+      ++others;
+      continue;
+    }
+    SEXP cls = CAR(a);
+    if (XLENGTH(cls) != 1 || std::strcmp(CHAR(STRING_ELT(cls, 0)), "gufunc_lazy") != 0) {
+      return false;
+    }
+  }
+  if (others > 0) *bare = false;
+  return true;
+}
+
+// Below this many elements an operation is computed by base R at once (option
+// gufunc.lazy_min_length). The default is measured: see R/lazy_methods.R.
+const double kDefaultLazyMinLength = 65536;
+
+double lazy_min_length() {
+  static SEXP option = Rf_install("gufunc.lazy_min_length");
+  SEXP opt = Rf_GetOption1(option);
+  if (Rf_isNull(opt)) return kDefaultLazyMinLength;
+  const double n = ((TYPEOF(opt) == REALSXP || TYPEOF(opt) == INTSXP) && XLENGTH(opt) == 1)
+                       ? Rf_asReal(opt)
+                       : NA_REAL;
+  if (ISNAN(n) || n < 0) {
+    throw Error("gufunc_argument_error",
+                "option `gufunc.lazy_min_length` must be a single number >= 0");
+  }
+  return n;
+}
+
+// The fast path of the Ops and Math methods: the lazy map of builtin `name` over
+// `args` when every operand is mappable, the lengths are equal or 1, the result
+// has at least lazy_min_length() elements and no operand has attributes besides
+// the class. Otherwise NULL (base R computes it) or FALSE (mappable, but base R's
+// attribute rules apply: the R code takes over).
+SEXP lazy_ops_entry(SEXP name, SEXP args) {
+  return guarded([&]() -> SEXP {
+    bool bare = true;
+    R_xlen_t n = 0;
+    for (R_xlen_t i = 0; i < XLENGTH(args); ++i) {
+      SEXP x = VECTOR_ELT(args, i);
+      if (!mappable_operand(x, &bare)) return R_NilValue;
+      n = std::max(n, XLENGTH(x));
+    }
+    for (R_xlen_t i = 0; i < XLENGTH(args); ++i) {
+      const R_xlen_t len = XLENGTH(VECTOR_ELT(args, i));
+      if (len != n && len != 1) return R_NilValue;
+    }
+    if (static_cast<double>(n) < lazy_min_length()) return R_NilValue;
+    const char* fn = CHAR(STRING_ELT(name, 0));
+    Table* base = find_table("base");
+    if (base == nullptr || base->find(fn) == nullptr) return R_NilValue;  // not a builtin
+    if (!bare) return Rf_ScalarLogical(FALSE);
+    return build_map("base", fn, args, R_NilValue);
+  });
+}
+
+SEXP lazy_min_length_entry() {
+  return guarded([&]() -> SEXP { return Rf_ScalarReal(lazy_min_length()); });
+}
+
+}  // namespace
+
+}  // namespace r
+}  // namespace gufunc
+
+GUFUNC_CALL_ENTRY(lazy_map, gufunc::r::lazy_map_entry, 4);
+GUFUNC_CALL_ENTRY(lazy_ops, gufunc::r::lazy_ops_entry, 2);
+GUFUNC_CALL_ENTRY(lazy_min_length, gufunc::r::lazy_min_length_entry, 0);
