@@ -18,9 +18,11 @@ namespace engine {
 
 namespace {
 
-// Blocks per thread between two interrupt checks: short enough to stop within a
-// fraction of a second, long enough that the check costs nothing.
-const size_t kBlocksPerRound = 16;
+// Elements per thread between two interrupt checks (at least 16 blocks): a round
+// takes milliseconds, so an interrupt stops evaluation well within half a second,
+// and there are few enough rounds that dispatching them costs nothing.
+const size_t kElementsPerRound = size_t(1) << 20;
+const size_t kMinBlocksPerRound = 16;
 
 // The first kernel error and the union of warnings from all workers.
 struct Outcome {
@@ -205,7 +207,8 @@ void run_batch(const Batch& b, intptr_t begin, intptr_t end, char* out, const Ev
       outcome->warnings.fetch_or(ctx.warnings);
       if (ctx.status != 0) outcome->fail(ctx.msg);
     };
-    const size_t round = kBlocksPerRound * static_cast<size_t>(nthreads);
+    const size_t round =
+        std::max(kMinBlocksPerRound, kElementsPerRound / block) * static_cast<size_t>(nthreads);
     for (size_t b0 = 0; b0 < nblocks && !outcome->failed; b0 += round) {
       const size_t count = std::min(round, nblocks - b0);
       if (nthreads <= 1 || count == 1 || threads == nullptr) {
