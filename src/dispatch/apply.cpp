@@ -122,23 +122,10 @@ ApplyPlan plan_apply(const Function& f, const std::vector<ArgShape>& in) {
 
 namespace {
 
-// Collects the first kernel error and the union of warnings from all workers.
-struct Outcome {
-  std::atomic<unsigned> warnings{0};
-  std::atomic<bool> failed{false};
-  std::mutex lock;
-  std::string message;
-
-  void fail(const std::string& msg) {
-    std::lock_guard<std::mutex> g(lock);
-    if (!failed.exchange(true)) message = msg;
-  }
-};
-
 // Element-wise: base R recycling. Runs are cut where any operand wraps around.
 void elementwise_range(const ApplyPlan& plan, const KernelCall& call,
                        const std::vector<const char*>& in, const std::vector<char*>& out,
-                       size_t begin, size_t end, gufunc_context* ctx, Outcome& outcome) {
+                       size_t begin, size_t end, gufunc_context* ctx, WorkerOutcome& outcome) {
   const int nin = plan.nin(), nargs = nin + plan.nout();
   std::vector<char*> ptrs(nargs);
   std::vector<intptr_t> steps(nargs);
@@ -169,7 +156,7 @@ void elementwise_range(const ApplyPlan& plan, const KernelCall& call,
 // Core dims: loop dims broadcast; runs follow the first loop dim.
 void broadcast_range(const ApplyPlan& plan, const KernelCall& call,
                      const std::vector<const char*>& in, const std::vector<char*>& out,
-                     size_t begin, size_t end, gufunc_context* ctx, Outcome& outcome) {
+                     size_t begin, size_t end, gufunc_context* ctx, WorkerOutcome& outcome) {
   const int nin = plan.nin(), nargs = nin + plan.nout();
   const auto& loop = plan.shape.loop_shape;
   const size_t rank = loop.size();
@@ -203,7 +190,7 @@ unsigned run_apply(const ApplyPlan& plan, const std::vector<const char*>& in,
   const size_t n = static_cast<size_t>(plan.loop_length);
   if (n == 0) return 0;
   const KernelCall call(plan);
-  Outcome outcome;
+  WorkerOutcome outcome;
   auto body = [&](size_t begin, size_t end) {
     gufunc_context ctx;
     gufunc_context_init(&ctx);

@@ -7,7 +7,7 @@
 
 #include "dispatch/table.hpp"
 #include "dispatch/typecheck.hpp"
-#include "engine/parallel.hpp"
+#include "dispatch/parallel.hpp"
 #include "types/shape.hpp"
 
 namespace gufunc {

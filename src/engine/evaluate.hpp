@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "engine/graph.hpp"
-#include "engine/parallel.hpp"
+#include "dispatch/parallel.hpp"
 
 namespace gufunc {
 namespace engine {

@@ -24,18 +24,6 @@ namespace {
 const size_t kElementsPerRound = size_t(1) << 20;
 const size_t kMinBlocksPerRound = 16;
 
-// The first kernel error and the union of warnings from all workers.
-struct Outcome {
-  std::atomic<unsigned> warnings{0};
-  std::atomic<bool> failed{false};
-  std::mutex lock;
-  std::string message;
-  void fail(const std::string& msg) {
-    std::lock_guard<std::mutex> g(lock);
-    if (!failed.exchange(true)) message = msg;
-  }
-};
-
 // R's NA_real_: a NaN whose low word is 1954.
 double na_real() {
   const uint64_t bits = 0x7FF00000000007A2ULL;
@@ -166,7 +154,7 @@ class BlockRunner {
 // with an interrupt check between rounds. A trailing Reduce instruction folds each
 // block into partials[block].
 void run_batch(const Batch& b, intptr_t begin, intptr_t end, char* out, const EvalOptions& options,
-               std::vector<Partial>* partials, Outcome* outcome) {
+               std::vector<Partial>* partials, WorkerOutcome* outcome) {
   const size_t block = block_elements(batch_streams(b), options.block_size);
   const intptr_t n = end - begin;
   std::vector<std::vector<char>> temps(b.temps);
@@ -221,7 +209,7 @@ void run_batch(const Batch& b, intptr_t begin, intptr_t end, char* out, const Ev
   }
 }
 
-void check(Outcome& outcome) {
+void check(WorkerOutcome& outcome) {
   if (outcome.failed) throw Error("gufunc_kernel_error", "kernel failed: " + outcome.message);
 }
 
@@ -341,7 +329,7 @@ unsigned evaluate(const NodePtr& root, intptr_t begin, intptr_t end, char* out,
   }
   Batch b = build_batch(*root, out);
   unsigned warnings = resolve_reductions(&b, options);
-  Outcome outcome;
+  WorkerOutcome outcome;
   run_batch(b, begin, end, out, options, nullptr, &outcome);
   check(outcome);
   return warnings | outcome.warnings.load();
@@ -355,7 +343,7 @@ ReduceResult reduce(const NodePtr& node, const EvalOptions& options) {
   Batch b = build_batch(*node, nullptr);
   unsigned warnings = resolve_reductions(&b, options);
   std::vector<Partial> partials;
-  Outcome outcome;
+  WorkerOutcome outcome;
   if (child.kind != NodeKind::Scalar) {
     run_batch(b, 0, child.length, nullptr, options, &partials, &outcome);
     check(outcome);

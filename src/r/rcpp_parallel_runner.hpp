@@ -1,7 +1,7 @@
 // The core's Runner on RcppParallel (TBB): the only place threads are created.
 #pragma once
 
-#include "engine/parallel.hpp"
+#include "dispatch/parallel.hpp"
 
 namespace gufunc {
 namespace r {

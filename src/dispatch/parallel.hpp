@@ -3,8 +3,11 @@
 // SerialRunner. Bodies run on worker threads and must not touch the R API.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <functional>
+#include <mutex>
+#include <string>
 
 namespace gufunc {
 
@@ -24,6 +27,20 @@ class SerialRunner : public Runner {
     if (n > 0) body(0, n);
   }
   int threads() const override { return 1; }
+};
+
+// What the workers of one parallel loop report: the first kernel error and the
+// union of the warnings (GUFUNC_WARN_* bits) they raised. Safe to share between them.
+struct WorkerOutcome {
+  std::atomic<unsigned> warnings{0};
+  std::atomic<bool> failed{false};
+  std::mutex lock;
+  std::string message;
+
+  void fail(const std::string& msg) {
+    std::lock_guard<std::mutex> g(lock);
+    if (!failed.exchange(true)) message = msg;
+  }
 };
 
 }  // namespace gufunc
