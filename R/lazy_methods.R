@@ -28,11 +28,14 @@ lazy_math_names <- c(
 #' @export
 Ops.gufunc_lazy <- function(e1, e2) {
   args <- if (nargs() == 1L) list(e1) else list(e1, e2)
+  # A plain length-1 first operand of + or * runs second, as in base R's loops
+  # (swap_scalar_first); attributes still follow the written order.
+  computed <- if (is.null(attributes(e1))) swap_scalar_first(args, .Generic) else args
   # NULL: base R computes it; FALSE: mappable, with base R's attribute rules.
-  value <- .Call(C_lazy_ops, .Generic, args)
+  value <- .Call(C_lazy_ops, .Generic, computed)
   if (is.null(value)) return(base_fallback(.Generic, args))
   if (isFALSE(value)) {
-    value <- lazy_elementwise(.Generic, args, generic_call(sys.call(), .Generic))
+    value <- lazy_elementwise(.Generic, args, generic_call(sys.call(), .Generic), computed)
   }
   value
 }
@@ -117,7 +120,7 @@ lazy_operand <- function(x) {
 
 # The map node of `name` over `args` (mappable operands with attributes) with base
 # R's attributes, after base R's errors and warnings about the operands' shapes.
-lazy_elementwise <- function(name, args, call) {
+lazy_elementwise <- function(name, args, call, computed = args) {
   plain <- lapply(args, unclass)
   elementwise_check(plain, name, call)
   # The attributes are worked out on a stand-in of the result's length that costs
@@ -128,7 +131,7 @@ lazy_elementwise <- function(name, args, call) {
   } else {
     elementwise_attributes(standin, plain, name, call)
   }
-  value <- .Call(C_lazy_map, name, args, "base", attributes(standin))
+  value <- .Call(C_lazy_map, name, computed, "base", attributes(standin))
   if (is.null(value)) base_fallback(name, args) else value
 }
 

@@ -85,3 +85,15 @@ test_that("a value used twice in one graph is computed once per block, correctly
     })
   })
 })
+
+test_that("a plain scalar first operand of + and * keeps base R's NaN order", {
+  old <- options(gufunc.lazy_min_length = 10)
+  on.exit(options(old))
+  y <- rep(c(NaN, NA, 1), 10)
+  l <- lazy(y)
+  for (x in list(NA_real_, NaN, NA, NA_integer_, 2)) {
+    expect_identical(materialize(x + l), x + y)
+    expect_identical(materialize(x * l), x * y)
+    expect_identical(materialize(l + x), y + x)
+  }
+})
