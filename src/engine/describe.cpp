@@ -56,18 +56,11 @@ void add_batches(const Node& root, const EvalOptions& options, Plan* plan,
 // writes a full-length result.
 double base_r_bytes(const NodePtr& root) {
   double total = 0;
-  std::unordered_set<const Node*> seen;
-  std::vector<const Node*> stack = {root.get()};
-  while (!stack.empty()) {
-    const Node* n = stack.back();
-    stack.pop_back();
-    if (!seen.insert(n).second) continue;
-    if (n->kind == NodeKind::Map || n->kind == NodeKind::Reduce) {
-      for (const NodePtr& c : n->children) total += bytes_of(*c);
-      total += bytes_of(*n);
-    }
-    for (const NodePtr& c : n->children) stack.push_back(c.get());
-  }
+  for_each_node(root, [&](const Node& n) {
+    if (n.kind != NodeKind::Map && n.kind != NodeKind::Reduce) return;
+    for (const NodePtr& c : n.children) total += bytes_of(*c);
+    total += bytes_of(n);
+  });
   return total;
 }
 

@@ -121,16 +121,16 @@ NodePtr make_reduce(Reduction r, bool na_rm, NodePtr arg) {
   return n;
 }
 
-size_t graph_size(const NodePtr& root) {
+void for_each_node(const NodePtr& root, const std::function<void(const Node&)>& visit) {
   std::unordered_set<const Node*> seen;
   std::vector<const Node*> stack = {root.get()};
   while (!stack.empty()) {
     const Node* n = stack.back();
     stack.pop_back();
     if (!seen.insert(n).second) continue;
+    visit(*n);
     for (const NodePtr& c : n->children) stack.push_back(c.get());
   }
-  return seen.size();
 }
 
 }  // namespace engine

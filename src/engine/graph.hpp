@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -66,8 +67,9 @@ NodePtr make_map(const Function& f, std::vector<NodePtr> args);
 // A reduction of `arg` to one value (two for Range: min and max in one pass).
 NodePtr make_reduce(Reduction r, bool na_rm, NodePtr arg);
 
-// Number of distinct nodes reachable from root (iterative).
-size_t graph_size(const NodePtr& root);
+// Calls visit(node) once for every distinct node reachable from root (iteratively,
+// so deep graphs do not overflow the stack).
+void for_each_node(const NodePtr& root, const std::function<void(const Node&)>& visit);
 
 }  // namespace engine
 }  // namespace gufunc

@@ -40,17 +40,8 @@ R_allocator_t huge_page_allocator = {huge_page_alloc, huge_page_free, nullptr, n
 
 SEXP alloc_output(SEXPTYPE type, R_xlen_t n) {
   const size_t width = type == REALSXP ? sizeof(double) : sizeof(int);
-  if (static_cast<size_t>(n) * width < kLargeResult) return alloc_vector(type, n);
-  struct Request {
-    SEXPTYPE type;
-    R_xlen_t n;
-  } request = {type, n};
-  return unwind_protect(
-      [](void* p) -> SEXP {
-        auto* q = static_cast<Request*>(p);
-        return Rf_allocVector3(q->type, q->n, &huge_page_allocator);
-      },
-      &request);
+  const bool large = static_cast<size_t>(n) * width >= kLargeResult;
+  return alloc_vector(type, n, large ? &huge_page_allocator : nullptr);
 }
 
 }  // namespace r

@@ -10,9 +10,12 @@ namespace r {
 
 gufunc_dtype dtype_of(SEXP x, int position) {
   switch (TYPEOF(x)) {
-    case LGLSXP: return GUFUNC_LOGICAL;
-    case INTSXP: return GUFUNC_INTEGER;
-    case REALSXP: return GUFUNC_DOUBLE;
+    case LGLSXP:
+      return GUFUNC_LOGICAL;
+    case INTSXP:
+      return GUFUNC_INTEGER;
+    case REALSXP:
+      return GUFUNC_DOUBLE;
     default:
       throw Error("gufunc_type_error", "argument " + std::to_string(position) + " is of type " +
                                            Rf_type2char(TYPEOF(x)) +
@@ -37,15 +40,17 @@ char* data_of(SEXP x) {
                               : reinterpret_cast<char*>(INTEGER(x));
 }
 
-SEXP alloc_vector(SEXPTYPE type, R_xlen_t n) {
+SEXP alloc_vector(SEXPTYPE type, R_xlen_t n, R_allocator_t* allocator) {
   struct Request {
     SEXPTYPE type;
     R_xlen_t n;
-  } request = {type, n};
+    R_allocator_t* allocator;
+  } request = {type, n, allocator};
   return unwind_protect(
       [](void* p) -> SEXP {
         auto* q = static_cast<Request*>(p);
-        return Rf_allocVector(q->type, q->n);
+        return q->allocator ? Rf_allocVector3(q->type, q->n, q->allocator)
+                            : Rf_allocVector(q->type, q->n);
       },
       &request);
 }

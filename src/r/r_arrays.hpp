@@ -18,8 +18,9 @@ SEXPTYPE sexptype_of(gufunc_dtype t);
 // The R dims of x, or {length} when it has none.
 std::vector<intptr_t> dims_of(SEXP x);
 char* data_of(SEXP x);
-// Rf_allocVector with R's longjmp on failure turned into a C++ exception.
-SEXP alloc_vector(SEXPTYPE type, R_xlen_t n);
+// Rf_allocVector (Rf_allocVector3 with `allocator`) with R's longjmp on failure
+// turned into a C++ exception.
+SEXP alloc_vector(SEXPTYPE type, R_xlen_t n, R_allocator_t* allocator = nullptr);
 // x converted to dtype `to` (a new protected vector, or x itself when no copy is
 // needed: logical is already stored as integer). Increments *nprotect when it allocates.
 SEXP promote(SEXP x, gufunc_dtype from, gufunc_dtype to, int* nprotect);
