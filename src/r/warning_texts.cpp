@@ -18,7 +18,6 @@ const Known kKnown[] = {
     {GUFUNC_WARN_INT_OVERFLOW, "NAs produced by integer overflow"},
     {GUFUNC_WARN_NAN_PRODUCED, "NaNs produced"},
     {GUFUNC_WARN_MOD_ACCURACY, "probable complete loss of accuracy in modulus"},
-    {GUFUNC_WARN_SUM_OVERFLOW, "integer overflow - use sum(as.numeric(.))"},
     {GUFUNC_WARN_EMPTY_MIN, "no non-missing arguments to min; returning Inf"},
     {GUFUNC_WARN_EMPTY_MAX, "no non-missing arguments to max; returning -Inf"},
 };

@@ -12,7 +12,6 @@
 #define GUFUNC_WARN_INT_OVERFLOW 1u /* "NAs produced by integer overflow" */
 #define GUFUNC_WARN_NAN_PRODUCED 2u /* "NaNs produced" */
 #define GUFUNC_WARN_MOD_ACCURACY 4u /* "probable complete loss of accuracy in modulus" */
-#define GUFUNC_WARN_SUM_OVERFLOW 8u /* "integer overflow - use sum(as.numeric(.))" */
 #define GUFUNC_WARN_EMPTY_MIN 16u  /* "no non-missing arguments to min; returning Inf" */
 #define GUFUNC_WARN_EMPTY_MAX 32u  /* "no non-missing arguments to max; returning -Inf" */
 
