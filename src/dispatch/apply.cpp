@@ -148,7 +148,10 @@ void elementwise_range(const ApplyPlan& plan, const KernelCall& call,
         steps[k] = es;
       }
     }
-    if (call.run(ptrs.data(), run, steps.data(), ctx) != 0) return;
+    if (call.run(ptrs.data(), run, steps.data(), ctx) != 0) {
+      if (ctx->failed_at >= 0) ctx->failed_at += pos;
+      return;
+    }
     pos += run;
   }
 }
@@ -178,9 +181,26 @@ void broadcast_range(const ApplyPlan& plan, const KernelCall& call,
       for (size_t j = 0; j < rank; ++j) off += idx[j] * call.loop_strides()[k][j];
       ptrs[k] = base + off;
     }
-    if (call.run(ptrs.data(), run, call.inner_steps(), ctx) != 0) return;
+    if (call.run(ptrs.data(), run, call.inner_steps(), ctx) != 0) {
+      if (ctx->failed_at >= 0) ctx->failed_at += pos;
+      return;
+    }
     pos += run;
   }
+}
+
+// Loop iteration `at` as R indexes the first input: "element 5" for element-wise
+// calls, "slice [, , 2, 3]" (its core dims left empty) otherwise.
+std::string slice_text(const ApplyPlan& plan, intptr_t at) {
+  if (plan.elementwise) return "element " + std::to_string(at + 1);
+  std::string text = "slice [";
+  for (size_t j = 0; j < plan.shape.arg_core_sizes[0].size(); ++j) text += ", ";
+  const auto& loop = plan.shape.loop_shape;
+  for (size_t j = 0; j < loop.size(); ++j) {
+    text += std::to_string(at % loop[j] + 1) + (j + 1 < loop.size() ? ", " : "");
+    at /= loop[j];
+  }
+  return text + "]";
 }
 
 }  // namespace
@@ -204,7 +224,7 @@ unsigned run_apply(const ApplyPlan& plan, const std::vector<const char*>& in,
       gufunc_error(&ctx, "%s", e.what());
     }
     outcome.warnings.fetch_or(ctx.warnings);
-    if (ctx.status != 0) outcome.fail(ctx.msg);
+    if (ctx.status != 0) outcome.fail(ctx.msg, ctx.failed_at);
   };
   const size_t grain = call.grain();
   if (n <= grain || runner.threads() <= 1) {
@@ -213,8 +233,10 @@ unsigned run_apply(const ApplyPlan& plan, const std::vector<const char*>& in,
     runner.parallel_for(n, grain, body);
   }
   if (outcome.failed) {
+    const bool known = outcome.failed_at >= 0 && (plan.elementwise || !plan.shape.loop_shape.empty());
+    const std::string where = known ? " for " + slice_text(plan, outcome.failed_at) : "";
     throw Error("gufunc_kernel_error",
-                "kernel of `" + plan.function->name() + "` failed: " + outcome.message);
+                "kernel of `" + plan.function->name() + "` failed" + where + ": " + outcome.message);
   }
   return outcome.warnings.load();
 }

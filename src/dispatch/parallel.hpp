@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <mutex>
 #include <string>
@@ -36,10 +37,14 @@ struct WorkerOutcome {
   std::atomic<bool> failed{false};
   std::mutex lock;
   std::string message;
+  intptr_t failed_at = -1;  // the failing loop iteration of the whole call, if known
 
-  void fail(const std::string& msg) {
+  void fail(const std::string& msg, intptr_t at = -1) {
     std::lock_guard<std::mutex> g(lock);
-    if (!failed.exchange(true)) message = msg;
+    if (!failed.exchange(true)) {
+      message = msg;
+      failed_at = at;
+    }
   }
 };
 
