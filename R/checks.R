@@ -7,10 +7,10 @@ check_string <- function(x, arg, call = sys.call(-1L)) {
   }
 }
 
-# An operand of a gufunc: a double, integer or logical vector or array without a class.
+# An operand of a gufunc: a double, integer or logical vector or array without a
+# class, or a lazy one (see lazy()).
 check_operand <- function(x, arg, call = sys.call(-1L)) {
-  ok <- typeof(x) %in% c("double", "integer", "logical") && is.null(attr(x, "class"))
-  if (!ok) {
+  if (!lazy_operand(x)) {
     abort_argument(arg, sprintf(
       "must be a double, integer or logical vector or array, not %s", describe(x)),
       class = "gufunc_type_error", call = call)
@@ -29,7 +29,7 @@ describe <- function(x) {
 # the labels for messages are only built when one is wrong.
 check_operands <- function(args, call = sys.call(-1L)) {
   for (x in args) {
-    if (is.null(attr(x, "class")) && typeof(x) %in% c("double", "integer", "logical")) next
+    if (lazy_operand(x)) next
     labels <- dots_labels(args)
     for (i in seq_along(args)) check_operand(args[[i]], labels[[i]], call = call)
   }

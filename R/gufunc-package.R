@@ -10,6 +10,7 @@
 #' in `inst/include/gufunc/` (see `callables.h`).
 #'
 #' @keywords internal
+#' @aliases gufunc-package NULL
 #' @useDynLib gufunc, .registration = TRUE, .fixes = "C_"
 #' @importFrom Rcpp sourceCpp
 #' @importFrom RcppParallel RcppParallelLibs

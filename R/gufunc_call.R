@@ -13,10 +13,21 @@
 #' and `dimnames` of the result, so `gufunc_call("+", x, y)` is `identical()` to
 #' `x + y`.
 #'
+#' When any argument is a lazy value (see [lazy()]), nothing is computed: the result
+#' is a lazy value, a node of the graph. Types and shapes are checked at once, so a
+#' call with mismatched core dimensions fails here, as an eager call would; the
+#' result's `dim` is known at once too. Element-wise producers of an operand (such as
+#' `a * b` in `gufunc_call("inner", a * b, c)`) are then evaluated block by block of
+#' loop iterations, with no full-length temporary, and only the loop iterations
+#' holding the elements read are computed by `x[i]`, `head()` or `print()`; see
+#' [lazy_plan()]. Functions with several outputs are the exception: their lazy
+#' arguments are materialized and the outputs computed at once (fusion stops there).
+#'
 #' @param name Name of the function, e.g. `"+"`, `"sqrt"`, or an alias such as `"add"`.
 #' @param ... The input arguments: double, integer or logical vectors or arrays.
 #' @param namespace The lookup table to search.
-#' @return The output, or a list of outputs for functions with several.
+#' @return The output, or a list of outputs for functions with several. With a lazy
+#'   argument and one output, a lazy value.
 #' @seealso [gufunc_kernels()] for the functions and signatures available.
 #' @export
 #' @examples
@@ -29,16 +40,37 @@ gufunc_call <- function(name, ..., namespace = "base") {
   check_string(name, "name")
   check_string(namespace, "namespace")
   args <- list(...)
+  is_lazy_arg <- vapply(args, is_lazy, NA)
   check_operands(args)
   names(args) <- NULL
   elementwise <- .Call(C_is_elementwise, name, namespace, length(args))
-  if (elementwise) elementwise_check(args, name, call = sys.call())
+  plain <- if (any(is_lazy_arg)) lapply(args, unclass) else args
+  if (elementwise) elementwise_check(plain, name, call = sys.call())
   computed <- if (elementwise && namespace == "base") swap_scalar_first(args, name) else args
+  if (any(is_lazy_arg)) {
+    value <- if (elementwise) {
+      lazy_map_call(name, plain, computed, namespace, sys.call())
+    } else {
+      .Call(C_lazy_gufunc, name, args, namespace)
+    }
+    if (!is.null(value)) return(value)
+    # Not deferred (several outputs, or lengths the engine does not map): eager.
+    args <- lapply(args, materialize)
+    computed <- lapply(computed, materialize)
+  }
   res <- .Call(C_gufunc_call, name, computed, namespace, gufunc_threads())
   for (w in res[[2L]]) warning(warningCondition(w, call = sys.call()))
   outs <- res[[1L]]
   if (elementwise) outs[[1L]] <- elementwise_attributes(outs[[1L]], args, name, call = sys.call())
   if (length(outs) == 1L) outs[[1L]] else outs
+}
+
+# The lazy map of element-wise `name` over `computed` with the attributes an eager
+# call gives (worked out on a stand-in that costs nothing); NULL when the engine
+# does not map these operands.
+lazy_map_call <- function(name, plain, computed, namespace, call) {
+  standin <- elementwise_attributes(seq_len(max(lengths(plain))), plain, name, call)
+  .Call(C_lazy_map, name, computed, namespace, attributes(standin))
 }
 
 #' List the kernels of a gufunc namespace

@@ -7,13 +7,21 @@
 #' whole). Each kernel runs over blocks of `block_size` elements on `threads`
 #' threads, with intermediate values in per-thread block scratch.
 #'
+#' A gufunc with core dimensions (see [gufunc_call()]) runs over blocks of its loop
+#' iterations: the element-wise producers of its operands are computed per block in
+#' the same kernel. Its instruction shows the function, its signature, the sizes of
+#' the core dimensions and the number of loop iterations. Fusion stops at a gufunc's
+#' output (its consumers read it whole, in a later kernel) and at an operand whose
+#' loop dimensions broadcast (it is computed whole first); the kernel's notes say so.
+#'
 #' The bytes read and written by the fused evaluation are shown next to what base R
 #' would move for the same expression, which allocates and writes a full-length
 #' temporary for every operation and reads it back in the next.
 #'
 #' @param x A lazy value (see [lazy()]).
 #' @return An object of class `"gufunc_lazy_plan"`: a list with `kernels` (each a
-#'   list of its `instructions` and the `split_reason` that ended it), `inputs`,
+#'   list of its `instructions`, the `split_reason` that ended it and `notes` on
+#'   gufunc blocks and where fusion stops), `inputs`,
 #'   `block_size` (elements), `threads`, `bytes_read`, `bytes_written`,
 #'   `base_r_bytes` and the `state` of `x`. Its `print()` method shows them.
 #' @export
@@ -31,7 +39,7 @@ lazy_plan <- function(x) {
   }
   plan <- .Call(C_lazy_plan_data, x)
   plan$kernels <- lapply(plan$kernels, function(k) {
-    list(instructions = k[[1L]], split_reason = k[[2L]])
+    list(instructions = k[[1L]], split_reason = k[[2L]], notes = k[[3L]])
   })
   structure(plan, class = "gufunc_lazy_plan")
 }
@@ -50,6 +58,7 @@ print.gufunc_lazy_plan <- function(x, ...) {
     cat(sprintf("kernel %d (%d instruction%s):\n", k, length(kernel$instructions),
                 if (length(kernel$instructions) == 1L) "" else "s"))
     for (ins in kernel$instructions) cat("  ", ins, "\n", sep = "")
+    for (note in kernel$notes) cat("  -- ", note, "\n", sep = "")
     if (nzchar(kernel$split_reason)) cat("  -- split: ", kernel$split_reason, "\n", sep = "")
   }
   cat(sprintf("memory traffic: reads %s, writes %s (base R would move %s)\n",

@@ -189,8 +189,9 @@ void broadcast_range(const ApplyPlan& plan, const KernelCall& call,
   }
 }
 
-// Loop iteration `at` as R indexes the first input: "element 5" for element-wise
-// calls, "slice [, , 2, 3]" (its core dims left empty) otherwise.
+// Loop iteration `at` as an R index: "element 5" for element-wise calls, else
+// "slice [, , 2, 3]": the position in the broadcast loop dims (those of the
+// outputs), after as many empty indexes as the first input has core dims.
 std::string slice_text(const ApplyPlan& plan, intptr_t at) {
   if (plan.elementwise) return "element " + std::to_string(at + 1);
   std::string text = "slice [";

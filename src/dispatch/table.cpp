@@ -1,6 +1,8 @@
 // Lookup tables and multimethods (see table.hpp).
 #include "dispatch/table.hpp"
 
+#include <iterator>
+
 #include "dispatch/typecheck.hpp"
 
 namespace gufunc {
@@ -45,7 +47,20 @@ std::vector<int> check_typed(const Signature& sig, const std::string& fname) {
   return codes;
 }
 
+std::atomic<long> owned_alive{0};
+
 }  // namespace
+
+OwnedState::OwnedState(void* state, StateRelease release) : state_(state), release_(release) {
+  ++owned_alive;
+}
+
+OwnedState::~OwnedState() {
+  if (release_ != nullptr) release_(state_);
+  --owned_alive;
+}
+
+long live_owned_states() { return owned_alive.load(); }
 
 Function::Function(std::string name) : name_(std::move(name)) { refresh_view(); }
 
@@ -74,6 +89,20 @@ void Function::add(const gufunc_kernel_init& init) {
   refresh_view();
 }
 
+void Function::add_owned(const gufunc_kernel_init& init, StateRelease release) {
+  // Owned from here on: a failed add releases the state before the error leaves.
+  std::unique_ptr<OwnedState> owned;
+  try {
+    owned = std::make_unique<OwnedState>(init.state, release);
+  } catch (...) {
+    if (release != nullptr) release(init.state);
+    throw;
+  }
+  owned_.reserve(owned_.size() + 1);  // so that nothing can throw after add()
+  add(init);
+  owned_.push_back(std::move(owned));
+}
+
 void Function::set_typecheck(gufunc_typecheck_t fn) { view_.typecheck = fn; }
 
 void Function::refresh_view() {
@@ -89,9 +118,16 @@ Function* Table::find(const std::string& name) {
   return it == functions_.end() ? nullptr : it->second.get();
 }
 
+std::shared_ptr<Function> Table::share(const std::string& name) {
+  auto alias = aliases_.find(name);
+  const std::string& key = alias == aliases_.end() ? name : alias->second;
+  auto it = functions_.find(key);
+  return it == functions_.end() ? nullptr : it->second;
+}
+
 Function& Table::find_or_add(const std::string& name) {
   if (Function* f = find(name)) return *f;
-  auto fn = std::make_unique<Function>(name);
+  auto fn = std::make_shared<Function>(name);
   Function& ref = *fn;
   functions_[name] = std::move(fn);
   return ref;
@@ -102,6 +138,32 @@ void Table::add_kernel(const gufunc_kernel_init& init) {
     registration_error("a kernel registered in namespace \"" + ns_ + "\" has no name");
   }
   find_or_add(init.name).add(init);
+}
+
+void Table::add_owned_kernel(const gufunc_kernel_init& init, StateRelease release) {
+  if (init.name == nullptr || init.name[0] == '\0') {
+    if (release != nullptr) release(init.state);
+    registration_error("a kernel registered in namespace \"" + ns_ + "\" has no name");
+  }
+  Function* existing = find(init.name);
+  Function& f = find_or_add(init.name);
+  try {
+    f.add_owned(init, release);
+  } catch (...) {
+    // A function created just for this set, now empty, does not stay behind.
+    if (existing == nullptr && f.size() == 0) functions_.erase(init.name);
+    throw;
+  }
+}
+
+bool Table::remove_function(const std::string& name) {
+  auto it = functions_.find(name);
+  if (it == functions_.end()) return false;
+  for (auto a = aliases_.begin(); a != aliases_.end();) {
+    a = a->second == name ? aliases_.erase(a) : std::next(a);
+  }
+  functions_.erase(it);
+  return true;
 }
 
 void Table::add_alias(const std::string& alias, const std::string& target) {
@@ -143,6 +205,11 @@ Function& lookup(const std::string& ns, const std::string& name) {
                 "there is no function `" + name + "` in gufunc namespace \"" + ns + "\"");
   }
   return *f;
+}
+
+std::shared_ptr<Function> lookup_shared(const std::string& ns, const std::string& name) {
+  lookup(ns, name);  // throws the lookup error
+  return existing_table(ns).share(name);
 }
 
 Table& table(const std::string& ns) {

@@ -2,7 +2,10 @@
 #include "engine/batch.hpp"
 
 #include <algorithm>
+#include <climits>
+#include <cstring>
 #include <map>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 
@@ -13,88 +16,183 @@ namespace engine {
 
 namespace {
 
+// R's NA_real_: a NaN whose low word is 1954.
+double na_real_value() {
+  const uint64_t bits = 0x7FF00000000007A2ULL;
+  double d;
+  std::memcpy(&d, &bits, sizeof d);
+  return d;
+}
+
 class Linearizer {
  public:
   explicit Linearizer(Batch* b) : b_(*b) {}
 
-  // Value of `top` (not descending into nested Reduce nodes), iteratively.
-  int value_of(const Node* top) {
+  // Value of `top` computed `width` elements per iteration (not descending into
+  // nested Reduce and Gufunc nodes), iteratively. Values are shared per width.
+  int value_of(const Node* top, intptr_t width) {
     std::vector<std::pair<const Node*, bool>> stack = {{top, false}};
     while (!stack.empty()) {
       auto [n, expanded] = stack.back();
       stack.pop_back();
-      if (ids_.count(n)) continue;
-      if (n != top && n->kind == NodeKind::Reduce) {
-        ids_[n] = add_value({ValueKind::Reduced, n->dtype, n});
+      const Key key = key_of(n, width);
+      if (ids_.count(key)) continue;
+      if (n->kind == NodeKind::Reduce) {
+        ids_[key] = add_value({ValueKind::Reduced, n->dtype, n});
         b_.reductions.push_back(n);
         continue;
       }
+      if (n->kind == NodeKind::Gufunc) {
+        ids_[key] = stage(n, n->dtype, width,
+                          "the output of gufunc `" + n->function->name() +
+                              "` is read whole: a gufunc ends its kernel");
+        continue;
+      }
       if (n->kind == NodeKind::Input) {
-        ids_[n] = add_value({ValueKind::Input, n->dtype, n});
+        ids_[key] = add_value({ValueKind::Input, n->dtype, n});
         continue;
       }
       if (n->kind == NodeKind::Scalar) {
-        Value v{ValueKind::Constant, n->dtype, n};
-        v.c_double = n->scalar_double;
-        v.c_int = n->scalar_int;
-        ids_[n] = add_value(v);
+        ids_[key] = constant(n, n->dtype);
         continue;
       }
       if (!expanded) {
         stack.push_back({n, true});
         for (auto it = n->children.rbegin(); it != n->children.rend(); ++it) {
-          if (!ids_.count(it->get())) stack.push_back({it->get(), false});
+          if (!ids_.count(key_of(it->get(), width))) stack.push_back({it->get(), false});
         }
         continue;
       }
-      if (n->kind == NodeKind::Map) emit_map(n);
+      emit_map(n, width);
     }
-    return ids_.at(top);
+    return ids_.at(key_of(top, width));
   }
 
   void emit_reduce(const Node* r) {
     const Node* child = r->children[0].get();
-    int arg = value_of(child);
+    int arg = value_of(child, 1);
     Instruction ins{Op::Reduce, r, {arg}, -1};
     b_.code.push_back(ins);
   }
 
+  // The root gufunc `g`: each operand read in place (inputs, constants), computed
+  // block by block at its core length (element-wise producers over every loop dim),
+  // or staged; then the gufunc instruction.
+  int emit_gufunc(const Node* g) {
+    std::vector<int> args;
+    const std::string name = g->function->name();
+    for (size_t k = 0; k < g->children.size(); ++k) {
+      const Node* c = g->children[k].get();
+      const gufunc_dtype want = g->match.types[k];
+      const intptr_t w = core_length(*g, static_cast<int>(k));
+      const bool spans = spans_loop(*g, static_cast<int>(k)) && c->length == w * b_.length;
+      const std::string operand = "operand " + std::to_string(k + 1) + " of `" + name + "`";
+      if (c->kind == NodeKind::Scalar) {
+        args.push_back(constant(c, want));
+      } else if (c->kind == NodeKind::Input && same_storage(c->dtype, want)) {
+        args.push_back(value_of(c, w));
+      } else if (c->kind == NodeKind::Gufunc) {
+        args.push_back(stage(c, want, 0,
+                             operand + " is the output of gufunc `" + c->function->name() +
+                                 "`, read whole: a gufunc ends its kernel"));
+      } else if (spans) {
+        args.push_back(as_type(value_of(c, w), want, w));
+      } else {
+        args.push_back(stage(c, want, 0,
+                             operand + " is computed whole first: its loop dims broadcast, so "
+                                       "blocks of loop iterations are not ranges of it"));
+      }
+    }
+    const intptr_t width = core_length(*g, static_cast<int>(g->children.size()));
+    int out = add_value({ValueKind::Computed, g->dtype, g});
+    b_.values[out].width = width;
+    Instruction ins{Op::Gufunc, g, std::move(args), out};
+    ins.width = width;
+    b_.code.push_back(ins);
+    return out;
+  }
+
  private:
+  using Key = std::pair<const Node*, intptr_t>;
+
+  // Inputs, constants and reduction results read the same at any width.
+  static Key key_of(const Node* n, intptr_t width) {
+    const bool shared =
+        n->kind == NodeKind::Input || n->kind == NodeKind::Scalar || n->kind == NodeKind::Reduce;
+    return {n, shared ? -1 : width};
+  }
+
+  static bool same_storage(gufunc_dtype from, gufunc_dtype to) {
+    return from == to || (from == GUFUNC_LOGICAL && to == GUFUNC_INTEGER);
+  }
+
   int add_value(const Value& v) {
     b_.values.push_back(v);
     return static_cast<int>(b_.values.size()) - 1;
   }
 
+  // Scalar node `n` as a constant of dtype t (R's NA integer becomes NA_real_).
+  int constant(const Node* n, gufunc_dtype t) {
+    Value v{ValueKind::Constant, t, n};
+    v.c_double = n->scalar_double;
+    v.c_int = n->scalar_int;
+    if (t == GUFUNC_DOUBLE && n->dtype != GUFUNC_DOUBLE) {
+      v.c_double = n->scalar_int == INT_MIN ? na_real_value() : n->scalar_int;
+    }
+    return add_value(v);
+  }
+
+  int stage(const Node* n, gufunc_dtype t, intptr_t width, const std::string& why) {
+    Value v{ValueKind::Staged, t, n};
+    v.width = width;
+    int id = add_value(v);
+    b_.staged.push_back(id);
+    b_.stage_reasons.push_back(why);
+    return id;
+  }
+
   // The value `v` as dtype `t`: a cast instruction (shared) unless no conversion is
   // needed (logical is stored as integer).
-  int as_type(int v, gufunc_dtype t) {
+  int as_type(int v, gufunc_dtype t, intptr_t width) {
     const gufunc_dtype from = b_.values[v].dtype;
-    if (from == t || (from == GUFUNC_LOGICAL && t == GUFUNC_INTEGER)) return v;
-    auto key = std::make_pair(v, static_cast<int>(t));
+    if (same_storage(from, t)) return v;
+    auto key = std::make_tuple(v, static_cast<int>(t), width);
     auto it = casts_.find(key);
     if (it != casts_.end()) return it->second;
     int out = add_value({ValueKind::Computed, t, nullptr});
-    b_.code.push_back({Op::Cast, nullptr, {v}, out});
+    b_.values[out].width = width;
+    Instruction ins{Op::Cast, nullptr, {v}, out};
+    ins.width = width;
+    b_.code.push_back(ins);
     casts_[key] = out;
     return out;
   }
 
-  void emit_map(const Node* n) {
+  void emit_map(const Node* n, intptr_t width) {
     std::vector<int> args;
     for (size_t k = 0; k < n->children.size(); ++k) {
-      args.push_back(as_type(ids_.at(n->children[k].get()), n->match.types[k]));
+      args.push_back(
+          as_type(ids_.at(key_of(n->children[k].get(), width)), n->match.types[k], width));
     }
     int out = add_value({ValueKind::Computed, n->dtype, n});
-    b_.code.push_back({Op::Map, n, std::move(args), out});
-    ids_[n] = out;
+    b_.values[out].width = width;
+    Instruction ins{Op::Map, n, std::move(args), out};
+    ins.width = width;
+    b_.code.push_back(ins);
+    ids_[key_of(n, width)] = out;
   }
 
   Batch& b_;
-  std::unordered_map<const Node*, int> ids_;
-  std::map<std::pair<int, int>, int> casts_;
+  std::map<Key, int> ids_;
+  std::map<std::tuple<int, int, intptr_t>, int> casts_;
 };
 
-Access access_of(const Batch& b, int v, const void* out) {
+// What instruction data access `v` touches. Steps are in bytes per ITERATION of the
+// batch: `width` elements of the value per iteration for element-wise reads; a
+// gufunc reads `width` (its operand's core length) per iteration, or, for an operand
+// whose loop dims broadcast, no fixed step (0), which is never the same data as a
+// value written block by block.
+Access access_of(const Batch& b, int v, const void* out, intptr_t width, bool spans = true) {
   const Value& val = b.values[v];
   Access a;
   switch (val.kind) {
@@ -105,27 +203,31 @@ Access access_of(const Batch& b, int v, const void* out) {
       a.space = Space::Reduced;
       a.id = v;
       break;
-    case ValueKind::Input: {
-      const View& view = val.node->view;
-      const intptr_t es = static_cast<intptr_t>(dtype_size(view.dtype));
+    case ValueKind::Input:
+    case ValueKind::Staged: {
+      const intptr_t es = static_cast<intptr_t>(dtype_size(val.dtype));
       a.space = Space::Memory;
-      a.buffer = view.buffer;
-      a.offset = view.offset;
-      a.extent = view.length * es;
-      a.step = view.length == 1 ? 0 : es;
+      // A staged value is a buffer of its own (read only).
+      a.buffer = val.kind == ValueKind::Input ? val.node->view.buffer : &val;
+      a.offset = val.kind == ValueKind::Input ? val.node->view.offset : 0;
+      a.extent = val.node->length * es;
+      a.step = val.node->length == 1 || !spans ? 0 : es * width;
       break;
     }
-    case ValueKind::Computed:
+    case ValueKind::Computed: {
+      const intptr_t es = static_cast<intptr_t>(dtype_size(val.dtype));
       if (v == b.result && out != nullptr) {
         a.space = Space::Memory;
         a.buffer = out;
-        a.extent = b.length * static_cast<intptr_t>(dtype_size(val.dtype));
-        a.step = static_cast<intptr_t>(dtype_size(val.dtype));
+        a.extent = b.length * val.width * es;
+        a.step = val.width * es;
       } else {
         a.space = Space::Scratch;
         a.id = v;
+        a.step = val.width * es;
       }
       break;
+    }
   }
   return a;
 }
@@ -188,21 +290,33 @@ Batch build_batch(const Node& root, const void* out) {
   if (root.kind == NodeKind::Reduce) {
     b.length = root.children[0]->length;
     lin.emit_reduce(&root);
+  } else if (root.kind == NodeKind::Gufunc) {
+    b.length = root.apply->loop_length;
+    b.result = lin.emit_gufunc(&root);
   } else {
     b.length = root.length;
-    b.result = lin.value_of(&root);
+    b.result = lin.value_of(&root, 1);
   }
+  for (const Instruction& ins : b.code) b.max_width = std::max(b.max_width, ins.width);
   std::vector<InstructionAccess> accesses;
   for (const Instruction& ins : b.code) {
     InstructionAccess ia;
-    for (int a : ins.args) ia.inputs.push_back(access_of(b, a, out));
+    for (size_t k = 0; k < ins.args.size(); ++k) {
+      if (ins.op == Op::Gufunc) {
+        const int arg = static_cast<int>(k);
+        ia.inputs.push_back(access_of(b, ins.args[k], out, core_length(*ins.node, arg),
+                                      spans_loop(*ins.node, arg)));
+      } else {
+        ia.inputs.push_back(access_of(b, ins.args[k], out, ins.width));
+      }
+    }
     if (ins.op == Op::Reduce) {
       Access r;
       r.space = Space::Reduced;
       r.id = -1 - static_cast<intptr_t>(accesses.size());
       ia.outputs.push_back(r);
     } else {
-      ia.outputs.push_back(access_of(b, ins.out, out));
+      ia.outputs.push_back(access_of(b, ins.out, out, ins.width));
     }
     accesses.push_back(std::move(ia));
   }
@@ -213,7 +327,9 @@ Batch build_batch(const Node& root, const void* out) {
 
 size_t batch_streams(const Batch& b) {
   size_t inputs = 0;
-  for (const Value& v : b.values) inputs += v.kind == ValueKind::Input ? 1 : 0;
+  for (const Value& v : b.values) {
+    inputs += v.kind == ValueKind::Input || v.kind == ValueKind::Staged ? 1 : 0;
+  }
   return inputs + static_cast<size_t>(b.registers) + 1;
 }
 
@@ -228,6 +344,8 @@ std::string describe_instruction(const Batch& b, const Instruction& ins) {
         return "x" + std::to_string(v);
       case ValueKind::Reduced:
         return std::string(reduction_name(val.node->reduction)) + "(...)";
+      case ValueKind::Staged:
+        return "s" + std::to_string(v);
       default:
         return (v == b.result ? std::string("out") : "t" + std::to_string(v));
     }
@@ -236,16 +354,39 @@ std::string describe_instruction(const Batch& b, const Instruction& ins) {
   for (size_t k = 0; k < ins.args.size(); ++k) args += (k ? ", " : "") + name(ins.args[k]);
   switch (ins.op) {
     case Op::Cast:
-      return name(ins.out) + " = as." + dtype_name(b.values[ins.out].dtype) + "(" + args + ")";
+      return name(ins.out) + " = as." + dtype_name(b.values[ins.out].dtype) + "(" + args + ")" +
+             (ins.width != 1 ? "  (" + std::to_string(ins.width) + " per loop iteration)" : "");
     case Op::Reduce:
       return std::string(reduction_name(ins.node->reduction)) + "(" + args +
              (ins.node->na_rm ? ", na.rm = TRUE" : "") + ")";
+    case Op::Gufunc:
+      return name(ins.out) + " = `" + ins.node->function->name() + "`(" + args + ")  [" +
+             ins.node->function->signature(ins.node->match.index).text + "]  " +
+             describe_gufunc(*ins.node);
     default: {
       const Function& f = *ins.node->function;
-      return name(ins.out) + " = `" + f.name() + "`(" + args + ")  [" +
-             f.signature(ins.node->match.index).text + "]";
+      std::string text = name(ins.out) + " = `" + f.name() + "`(" + args + ")  [" +
+                         f.signature(ins.node->match.index).text + "]";
+      if (ins.width != 1) text += "  (" + std::to_string(ins.width) + " per loop iteration)";
+      return text;
     }
   }
+}
+
+std::string describe_gufunc(const Node& g) {
+  const ApplyPlan& plan = *g.apply;
+  const Signature& sig = plan.sig();
+  std::string core;
+  for (size_t d = 0; d < sig.dims.size(); ++d) {
+    if (plan.shape.dim_missing[d]) continue;
+    core += (core.empty() ? "" : ", ") + sig.dims[d].name + " = " +
+            std::to_string(plan.shape.dim_sizes[d]);
+  }
+  std::string loop;
+  for (intptr_t d : plan.shape.loop_shape) loop += (loop.empty() ? "" : " x ") + std::to_string(d);
+  return "gufunc: core " + (core.empty() ? std::string("none") : core) + "; " +
+         std::to_string(plan.loop_length) + " loop iterations" +
+         (plan.shape.loop_shape.size() > 1 ? " (" + loop + ")" : "");
 }
 
 }  // namespace engine

@@ -3,6 +3,15 @@
 // formed by the blockability rule, and storage assigned: block scratch registers
 // reused after their last use, full-length temporaries only for values that cross
 // a kernel boundary.
+//
+// A batch runs over ITERATIONS. For an element-wise root an iteration is an element.
+// For a gufunc root it is a loop iteration of the gufunc: an instruction of width w
+// computes w elements per iteration, so the element-wise producers of an operand with
+// core length w run on elements [i0 * w, i1 * w) of a block of iterations [i0, i1),
+// in block scratch, and the gufunc instruction then runs on that block.
+// A gufunc node that is not the root, and a gufunc operand that cannot be computed
+// block by block (its loop dims broadcast), are STAGED: computed first, whole, into a
+// buffer the batch reads (this is where fusion stops; see `stage_reasons`).
 #pragma once
 
 #include <cstdint>
@@ -15,7 +24,7 @@
 namespace gufunc {
 namespace engine {
 
-enum class ValueKind { Input, Constant, Reduced, Computed };
+enum class ValueKind { Input, Constant, Reduced, Staged, Computed };
 enum class Storage { None, Register, Temp, Output };
 
 struct Value {
@@ -25,33 +34,43 @@ struct Value {
   double c_double = 0;         // Constant, and Reduced once computed
   int c_int = 0;
   Storage storage = Storage::None;
-  int slot = -1;  // register or temporary index
+  int slot = -1;       // register or temporary index
+  intptr_t width = 1;  // Computed, Staged: elements per iteration (Staged 0: read whole)
+  // Staged: the values of `node` as `dtype`, elements [stage_begin, ...), once
+  // resolved (resolve_staged in execute.cpp).
+  const char* staged = nullptr;
+  intptr_t stage_begin = 0;
 };
 
-enum class Op { Map, Cast, Reduce };
+enum class Op { Map, Cast, Reduce, Gufunc };
 
 struct Instruction {
   Op op;
   const Node* node = nullptr;  // Map or Reduce
   std::vector<int> args;       // value ids
-  int out = -1;                // value id (Map, Cast)
+  int out = -1;                // value id (Map, Cast, Gufunc)
+  intptr_t width = 1;          // elements per iteration (Gufunc: of its output)
 };
 
 struct Batch {
   std::vector<Value> values;
   std::vector<Instruction> code;
-  int result = -1;                      // value computed for the root (Map or input)
-  std::vector<const Node*> reductions;  // nested Reduce nodes, to evaluate first
-  std::vector<size_t> kernel_starts;    // first instruction of each kernel
+  int result = -1;                         // value computed for the root (Map or input)
+  std::vector<const Node*> reductions;     // nested Reduce nodes, to evaluate first
+  std::vector<int> staged;                 // Staged values, to evaluate first
+  std::vector<std::string> stage_reasons;  // why each staged value is not fused
+  std::vector<size_t> kernel_starts;       // first instruction of each kernel
   std::vector<std::string> split_reasons;
   int registers = 0;
   int temps = 0;
-  intptr_t length = 0;  // elements the instructions run over
+  intptr_t length = 0;     // iterations the instructions run over
+  intptr_t max_width = 1;  // largest instruction width: registers hold block * max_width
+  std::vector<std::vector<char>> staged_buffers;  // filled by resolve_staged
 };
 
-// Linearizes `root`: a Map (or Input/Scalar) node whose values go to an output buffer
-// `out` (only its identity matters here: the blockability rule), or a Reduce node,
-// whose child is computed and reduced. Nested reductions become Reduced values.
+// Linearizes `root`: a Map, Gufunc (or Input/Scalar) node whose values go to an output
+// buffer `out` (only its identity matters here: the blockability rule), or a Reduce
+// node, whose child is computed and reduced. Nested reductions become Reduced values.
 Batch build_batch(const Node& root, const void* out);
 
 // Arrays one block of the batch touches (inputs, registers, the output): sizes blocks.
@@ -59,6 +78,9 @@ size_t batch_streams(const Batch& b);
 
 // Instruction text for plans, e.g. "v3 = `*`(v1, v2) [double, double -> double]".
 std::string describe_instruction(const Batch& b, const Instruction& ins);
+
+// "gufunc: core n = 100; 1000 loop iterations" for a Gufunc node.
+std::string describe_gufunc(const Node& g);
 
 }  // namespace engine
 }  // namespace gufunc

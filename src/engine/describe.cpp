@@ -1,5 +1,6 @@
 // Plans for lazy_plan(): the kernels a graph's batches are cut into, and the bytes
 // the fused evaluation moves next to what base R would move (see evaluate.hpp).
+#include <algorithm>
 #include <unordered_set>
 
 #include "dispatch/apply.hpp"
@@ -14,28 +15,49 @@ namespace {
 
 double bytes_of(const Node& n) { return static_cast<double>(n.length) * dtype_size(n.dtype); }
 
-// Adds the kernels of the batch for `root` (after those of its nested reductions).
+// Adds the kernels of the batch for `root` (after those of its nested reductions
+// and staged values, which run first).
 void add_batches(const Node& root, const EvalOptions& options, Plan* plan,
                  std::unordered_set<const Node*>* inputs_seen) {
   const Batch b = build_batch(root, root.kind == NodeKind::Reduce ? nullptr : &root);
-  for (const Node* r : b.reductions) add_batches(*r, options, plan, inputs_seen);
+  auto end_previous = [&](const std::string& why) {
+    if (!plan->kernels.empty() && plan->kernels.back().split_reason.empty()) {
+      plan->kernels.back().split_reason = why;
+    }
+  };
+  for (const Node* r : b.reductions) {
+    add_batches(*r, options, plan, inputs_seen);
+    end_previous(
+        "the next kernel reads the result of a reduction, final only after all its blocks");
+  }
+  for (size_t k = 0; k < b.staged.size(); ++k) {
+    const Value& v = b.values[b.staged[k]];
+    add_batches(*v.node, options, plan, inputs_seen);
+    end_previous(b.stage_reasons[k]);
+    plan->bytes_read += static_cast<double>(v.node->length) * dtype_size(v.dtype);
+  }
   if (b.code.empty()) return;
+  const size_t width = static_cast<size_t>(std::max<intptr_t>(b.max_width, 1));
+  const size_t elements = block_elements(batch_streams(b), options.block_size);
   for (size_t k = 0; k < b.kernel_starts.size(); ++k) {
     PlanKernel kernel;
     const size_t first = b.kernel_starts[k];
     const size_t last = k + 1 < b.kernel_starts.size() ? b.kernel_starts[k + 1] : b.code.size();
     for (size_t i = first; i < last; ++i) {
       kernel.instructions.push_back(describe_instruction(b, b.code[i]));
+      if (b.code[i].op == Op::Gufunc) {
+        kernel.notes.push_back("runs in blocks of " +
+                               std::to_string(std::max<size_t>(1, elements / width)) +
+                               " loop iterations; element-wise producers of its operands run "
+                               "per block, in block scratch");
+      }
     }
-    if (k + 1 < b.kernel_starts.size()) kernel.split_reason = b.split_reasons[k];
+    if (k + 1 < b.kernel_starts.size()) {
+      kernel.split_reason = b.split_reasons[k];
+    } else {
+      for (const std::string& why : b.stage_reasons) kernel.notes.push_back("fusion stops: " + why);
+    }
     plan->kernels.push_back(kernel);
-  }
-  if (!b.reductions.empty() && plan->kernels.size() > b.kernel_starts.size()) {
-    PlanKernel& before = plan->kernels[plan->kernels.size() - b.kernel_starts.size() - 1];
-    if (before.split_reason.empty()) {
-      before.split_reason =
-          "the next kernel reads the result of a reduction, final only after all its blocks";
-    }
   }
   for (const Value& v : b.values) {
     if (v.kind != ValueKind::Input) continue;
@@ -46,10 +68,10 @@ void add_batches(const Node& root, const EvalOptions& options, Plan* plan,
   }
   plan->bytes_written += root.kind == NodeKind::Reduce ? 0 : bytes_of(root);
   for (int t = 0; t < b.temps; ++t) {
-    plan->bytes_written += static_cast<double>(b.length) * sizeof(double);
-    plan->bytes_read += static_cast<double>(b.length) * sizeof(double);
+    plan->bytes_written += static_cast<double>(b.length * b.max_width) * sizeof(double);
+    plan->bytes_read += static_cast<double>(b.length * b.max_width) * sizeof(double);
   }
-  plan->block_size = block_elements(batch_streams(b), options.block_size);
+  plan->block_size = elements;
 }
 
 // Base R evaluates operation by operation: each reads its operands in full and
@@ -57,7 +79,7 @@ void add_batches(const Node& root, const EvalOptions& options, Plan* plan,
 double base_r_bytes(const NodePtr& root) {
   double total = 0;
   for_each_node(root, [&](const Node& n) {
-    if (n.kind != NodeKind::Map && n.kind != NodeKind::Reduce) return;
+    if (n.kind == NodeKind::Input || n.kind == NodeKind::Scalar) return;
     for (const NodePtr& c : n.children) total += bytes_of(*c);
     total += bytes_of(n);
   });

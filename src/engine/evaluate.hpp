@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/graph.hpp"
 #include "dispatch/parallel.hpp"
+#include "engine/graph.hpp"
 
 namespace gufunc {
 namespace engine {
@@ -25,7 +25,7 @@ struct EvalOptions {
 // Thrown when EvalOptions::interrupted said stop. Nothing is cached by the caller.
 struct Interrupted {};
 
-// Evaluates elements [begin, end) of `root` (a Map, Input or Scalar node) into `out`,
+// Evaluates elements [begin, end) of `root` (a Map, Gufunc, Input or Scalar node) into `out`,
 // which holds end - begin values of root->dtype. Returns the GUFUNC_WARN_* bits;
 // throws gufunc_kernel_error when a kernel fails.
 unsigned evaluate(const NodePtr& root, intptr_t begin, intptr_t end, char* out,
@@ -50,6 +50,7 @@ ReduceResult reduce(const NodePtr& reduce_node, const EvalOptions& options);
 struct PlanKernel {
   std::vector<std::string> instructions;  // e.g. "t2 = `*` [double, double -> double](x1, x1)"
   std::string split_reason;               // why this kernel ends where it does ("" for the last)
+  std::vector<std::string> notes;         // gufunc blocks, and where fusion stops and why
 };
 struct Plan {
   std::vector<PlanKernel> kernels;

@@ -11,7 +11,9 @@
 #include "engine/batch.hpp"
 #include "engine/block_size.hpp"
 #include "engine/evaluate.hpp"
+#include "engine/gufunc_step.hpp"
 #include "engine/reduce_ops.hpp"
+#include "kernels/r_summary.hpp"
 
 namespace gufunc {
 namespace engine {
@@ -44,37 +46,57 @@ char* thread_scratch(size_t bytes) {
   return reinterpret_cast<char*>(buffer.get());
 }
 
-// Everything a worker needs to run instructions on a block.
+// Everything a worker needs to run instructions on a block of iterations.
 class BlockRunner {
  public:
   BlockRunner(const Batch& b, intptr_t begin, char* out, std::vector<std::vector<char>>* temps,
               size_t block)
-      : b_(b), begin_(begin), out_(out), temps_(*temps), block_(block) {}
+      : b_(b), begin_(begin), out_(out), temps_(*temps), block_(block) {
+    register_elements_ = block * static_cast<size_t>(std::max<intptr_t>(b.max_width, 1));
+    for (const Instruction& ins : b.code) {
+      steps_.push_back(ins.op == Op::Gufunc ? std::make_unique<GufuncStep>(*ins.node) : nullptr);
+    }
+  }
 
   size_t block() const { return block_; }
+  size_t register_bytes() const { return register_elements_ * sizeof(double); }
 
-  // Runs instructions [first, last) on elements [pos, pos + n) with `scratch` as
-  // this thread's registers. Returns 0, or -1 with ctx set.
-  int run(size_t first, size_t last, intptr_t pos, intptr_t n, char* scratch,
-          gufunc_context* ctx) const {
+  // Runs instructions [first, last) on iterations [pos, pos + n) with `scratch` as
+  // this thread's registers. Returns 0, or -1 with ctx set and *failed the failing
+  // instruction.
+  int run(size_t first, size_t last, intptr_t pos, intptr_t n, char* scratch, gufunc_context* ctx,
+          size_t* failed) const {
     for (size_t i = first; i < last; ++i) {
       const Instruction& ins = b_.code[i];
       if (ins.op == Op::Reduce) continue;  // reductions are folded by the caller
+      *failed = i;
+      if (ins.op == Op::Gufunc) {
+        if (run_gufunc(i, pos, n, scratch, ctx) != 0) return -1;
+        continue;
+      }
+      // Element-wise: `width` elements per iteration.
+      const intptr_t at = pos * ins.width, count = n * ins.width;
       char* args[GUFUNC_MAX_ARGS + 1];
       intptr_t steps[GUFUNC_MAX_ARGS + 1];
       size_t k = 0;
       for (int a : ins.args) {
-        args[k] = pointer(a, pos, scratch, &steps[k]);
+        args[k] = pointer(a, at, scratch, &steps[k]);
         ++k;
       }
-      args[k] = pointer(ins.out, pos, scratch, &steps[k]);
+      args[k] = pointer(ins.out, at, scratch, &steps[k]);
       if (ins.op == Op::Cast) {
-        cast_to_double(args[0], steps[0], reinterpret_cast<double*>(args[1]), n);
+        cast_to_double(args[0], steps[0], reinterpret_cast<double*>(args[1]), count);
         continue;
       }
-      if (call_kernel(*ins.node, args, steps, n, ctx) != 0) return -1;
+      if (call_kernel(*ins.node, args, steps, count, ctx) != 0) return -1;
     }
     return 0;
+  }
+
+  // The error a failure of instruction i becomes.
+  std::string failure(size_t i, const gufunc_context& ctx) const {
+    if (i < steps_.size() && steps_[i]) return steps_[i]->failure(ctx);
+    return std::string("kernel failed: ") + ctx.msg;
   }
 
   // Where value v's elements [pos, ...) are, and their step.
@@ -97,20 +119,53 @@ class BlockRunner {
         }
         return const_cast<char*>(view.data) + pos * es;
       }
+      case ValueKind::Staged:
+        if (val.node->length == 1) {
+          *step = 0;
+          return const_cast<char*>(val.staged);
+        }
+        return const_cast<char*>(val.staged) + (pos - val.stage_begin) * es;
       case ValueKind::Computed:
         break;
     }
     switch (val.storage) {
       case Storage::Output:
-        return out_ + (pos - begin_) * es;
+        return out_ + (pos - begin_ * val.width) * es;
       case Storage::Temp:
-        return temps_[val.slot].data() + (pos - begin_) * es;
+        return temps_[val.slot].data() + (pos - begin_ * val.width) * es;
       default:
-        return scratch + static_cast<size_t>(val.slot) * block_ * sizeof(double);
+        return scratch + static_cast<size_t>(val.slot) * register_bytes();
     }
   }
 
  private:
+  // Gufunc instruction i on iterations [pos, pos + n): values computed in this
+  // batch are contiguous from the block's start, the others are read in place.
+  int run_gufunc(size_t i, intptr_t pos, intptr_t n, char* scratch, gufunc_context* ctx) const {
+    const Instruction& ins = b_.code[i];
+    char* base[GUFUNC_MAX_ARGS + 1];
+    bool contiguous[GUFUNC_MAX_ARGS + 1];
+    intptr_t step;
+    size_t k = 0;
+    for (int a : ins.args) {
+      const Value& val = b_.values[a];
+      contiguous[k] = val.kind == ValueKind::Computed;
+      if (contiguous[k]) {
+        base[k] = pointer(a, pos * val.width, scratch, &step);
+      } else if (val.kind == ValueKind::Input) {
+        base[k] = const_cast<char*>(val.node->view.data);
+      } else if (val.kind == ValueKind::Staged) {
+        base[k] = const_cast<char*>(val.staged);
+      } else {
+        base[k] = pointer(a, 0, scratch, &step);  // a constant
+      }
+      ++k;
+    }
+    contiguous[k] = true;
+    base[k] = pointer(ins.out, pos * ins.width, scratch, &step);
+    return steps_[i]->run(base, contiguous, pos, n, ctx);
+  }
+
   static void cast_to_double(const char* src, intptr_t step, double* dst, intptr_t n) {
     for (intptr_t i = 0; i < n; ++i) {
       int x;
@@ -147,18 +202,26 @@ class BlockRunner {
   intptr_t begin_;
   char* out_;
   std::vector<std::vector<char>>& temps_;
-  size_t block_;
+  size_t block_;                                    // iterations per block
+  size_t register_elements_;                        // elements a register holds: block * max_width
+  std::vector<std::unique_ptr<GufuncStep>> steps_;  // per instruction (Gufunc only)
 };
 
-// Runs every kernel of `b` over [begin, end): blocks spread over threads in rounds,
-// with an interrupt check between rounds. A trailing Reduce instruction folds each
-// block into partials[block].
+// Runs every kernel of `b` over iterations [begin, end): blocks spread over threads
+// in rounds, with an interrupt check between rounds. A trailing Reduce instruction
+// folds each block into partials[block].
 void run_batch(const Batch& b, intptr_t begin, intptr_t end, char* out, const EvalOptions& options,
                std::vector<Partial>* partials, WorkerOutcome* outcome) {
-  const size_t block = block_elements(batch_streams(b), options.block_size);
+  // Blocks are sized in elements; a block of a gufunc batch holds whole iterations.
+  const size_t width = static_cast<size_t>(std::max<intptr_t>(b.max_width, 1));
+  const size_t block =
+      std::max<size_t>(1, block_elements(batch_streams(b), options.block_size) / width);
   const intptr_t n = end - begin;
   std::vector<std::vector<char>> temps(b.temps);
-  for (auto& t : temps) t.resize(static_cast<size_t>(n) * sizeof(double));
+  for (auto& t : temps) {
+    t.resize(static_cast<size_t>(n) * width * sizeof(double));
+    note_buffer(t.size());
+  }
   const BlockRunner runner(b, begin, out, &temps, block);
   const size_t nblocks = n <= 0 ? 0 : (static_cast<size_t>(n) + block - 1) / block;
   const Instruction* reduce =
@@ -172,15 +235,20 @@ void run_batch(const Batch& b, intptr_t begin, intptr_t end, char* out, const Ev
     const size_t last = k + 1 < b.kernel_starts.size() ? b.kernel_starts[k + 1] : b.code.size();
     auto body = [&](size_t from, size_t to) {
       char* regs =
-          thread_scratch(static_cast<size_t>(std::max(b.registers, 1)) * block * sizeof(double));
+          thread_scratch(static_cast<size_t>(std::max(b.registers, 1)) * runner.register_bytes());
       gufunc_context ctx;
       gufunc_context_init(&ctx);
+      std::string failure;
       try {
+        size_t failed = 0;
         for (size_t blk = from; blk < to && !outcome->failed.load(std::memory_order_relaxed);
              ++blk) {
           const intptr_t pos = begin + static_cast<intptr_t>(blk * block);
           const intptr_t len = std::min<intptr_t>(static_cast<intptr_t>(block), end - pos);
-          if (runner.run(first, last, pos, len, regs, &ctx) != 0) break;
+          if (runner.run(first, last, pos, len, regs, &ctx, &failed) != 0) {
+            failure = runner.failure(failed, ctx);
+            break;
+          }
           if (reduce != nullptr && last == b.code.size()) {
             intptr_t step;
             const char* data = runner.pointer(reduce->args[0], pos, regs, &step);
@@ -191,12 +259,13 @@ void run_batch(const Batch& b, intptr_t begin, intptr_t end, char* out, const Ev
         }
       } catch (const std::exception& e) {
         gufunc_error(&ctx, "%s", e.what());
+        failure = std::string("kernel failed: ") + ctx.msg;
       }
       outcome->warnings.fetch_or(ctx.warnings);
-      if (ctx.status != 0) outcome->fail(ctx.msg);
+      if (ctx.status != 0) outcome->fail(failure);
     };
-    const size_t round =
-        std::max(kMinBlocksPerRound, kElementsPerRound / block) * static_cast<size_t>(nthreads);
+    const size_t round = std::max(kMinBlocksPerRound, kElementsPerRound / (block * width)) *
+                         static_cast<size_t>(nthreads);
     for (size_t b0 = 0; b0 < nblocks && !outcome->failed; b0 += round) {
       const size_t count = std::min(round, nblocks - b0);
       if (nthreads <= 1 || count == 1 || threads == nullptr) {
@@ -210,7 +279,7 @@ void run_batch(const Batch& b, intptr_t begin, intptr_t end, char* out, const Ev
 }
 
 void check(WorkerOutcome& outcome) {
-  if (outcome.failed) throw Error("gufunc_kernel_error", "kernel failed: " + outcome.message);
+  if (outcome.failed) throw Error("gufunc_kernel_error", outcome.message);
 }
 
 // Computes the nested reductions a batch reads, storing their values in it.
@@ -231,10 +300,87 @@ unsigned resolve_reductions(Batch* b, const EvalOptions& options) {
   return warnings;
 }
 
-double clamp_long_double(long double s) {
-  if (s > DBL_MAX) return HUGE_VAL;
-  if (s < -DBL_MAX) return -HUGE_VAL;
-  return static_cast<double>(s);
+// Computes the staged values a batch over iterations [begin, end) reads: whole (an
+// operand a gufunc reads in place), or the elements [begin * w, end * w) its width-w
+// instructions read. Integer values staged as double are converted as R does.
+// Staged values are evaluated recursively (one level per nested gufunc): deeper
+// graphs stop with an error instead of overflowing the C stack.
+const int kMaxStageDepth = 1000;
+
+unsigned resolve_staged(Batch* b, intptr_t begin, intptr_t end, const EvalOptions& options) {
+  if (b->staged.empty()) return 0;
+  thread_local int depth = 0;
+  if (depth >= kMaxStageDepth) {
+    throw Error("gufunc_depth_error", "the lazy value nests more than " +
+                                          std::to_string(kMaxStageDepth) +
+                                          " gufunc calls: materialize() an intermediate value");
+  }
+  struct Level {
+    Level() { ++depth; }
+    ~Level() { --depth; }
+  } level;
+  unsigned warnings = 0;
+  b->staged_buffers.resize(b->staged.size());
+  for (size_t k = 0; k < b->staged.size(); ++k) {
+    Value& v = b->values[b->staged[k]];
+    const Node& node = *v.node;
+    intptr_t from = 0, to = node.length;
+    if (v.width > 0 && node.length != 1) {
+      from = begin * v.width;
+      to = end * v.width;
+    }
+    const size_t count = static_cast<size_t>(to - from);
+    std::vector<char>& buffer = b->staged_buffers[k];
+    buffer.resize(std::max<size_t>(count, 1) * dtype_size(v.dtype));
+    note_buffer(count * dtype_size(v.dtype));
+    NodePtr shared(std::shared_ptr<const Node>(), v.node);  // non-owning: the graph owns it
+    if (count > 0 && dtype_size(node.dtype) == dtype_size(v.dtype)) {
+      warnings |= evaluate(shared, from, to, buffer.data(), options);
+    } else if (count > 0) {
+      std::vector<int> ints(count);
+      warnings |= evaluate(shared, from, to, reinterpret_cast<char*>(ints.data()), options);
+      double* d = reinterpret_cast<double*>(buffer.data());
+      for (size_t i = 0; i < count; ++i) d[i] = ints[i] == INT_MIN ? na_real() : ints[i];
+    }
+    v.staged = buffer.data();
+    v.stage_begin = from;
+  }
+  return warnings;
+}
+
+// Runs the batch of `root` over positions [from, to) into `out` (elements, or loop
+// iterations when `root` is a gufunc); returns the warning bits.
+unsigned run_root(const NodePtr& root, intptr_t from, intptr_t to, char* out,
+                  const EvalOptions& options) {
+  Batch b = build_batch(*root, out);
+  unsigned warnings = resolve_reductions(&b, options);
+  warnings |= resolve_staged(&b, from, to, options);
+  WorkerOutcome outcome;
+  run_batch(b, from, to, out, options, nullptr, &outcome);
+  check(outcome);
+  return warnings | outcome.warnings.load();
+}
+
+// Elements [begin, end) of gufunc node `root`: the loop iterations holding them run,
+// straight into `out` when the range is whole iterations.
+unsigned evaluate_gufunc(const NodePtr& root, intptr_t begin, intptr_t end, char* out,
+                         const EvalOptions& options) {
+  if (begin == end) return 0;
+  const intptr_t core = core_length(*root, static_cast<int>(root->children.size()));
+  const intptr_t i0 = begin / core, i1 = (end + core - 1) / core;
+  const size_t es = dtype_size(root->dtype);
+  std::vector<char> whole;
+  char* target = out;
+  if (begin != i0 * core || end != i1 * core) {
+    whole.resize(static_cast<size_t>((i1 - i0) * core) * es);
+    target = whole.data();
+  }
+  const unsigned warnings = run_root(root, i0, i1, target, options);
+  if (target != out) {
+    std::memcpy(out, target + static_cast<size_t>(begin - i0 * core) * es,
+                static_cast<size_t>(end - begin) * es);
+  }
+  return warnings;
 }
 
 ReduceResult finish(const Node& r, gufunc_dtype in, const Partial& p) {
@@ -244,7 +390,7 @@ ReduceResult finish(const Node& r, gufunc_dtype in, const Partial& p) {
   switch (r.reduction) {
     case Reduction::Sum:
       if (!ints) {
-        out.value[0] = clamp_long_double(p.ld);
+        out.value[0] = rsem::ld_to_double(p.ld);
       } else if (p.na) {
         out.int_value[0] = INT_MIN;
       } else if (p.i64 > INT_MAX || p.i64 < -INT_MAX) {
@@ -259,7 +405,7 @@ ReduceResult finish(const Node& r, gufunc_dtype in, const Partial& p) {
       out.value[0] = ints && p.na ? na_real() : static_cast<double>(p.ld / p.count);
       break;
     case Reduction::Prod:
-      out.value[0] = ints && p.na ? na_real() : p.started ? clamp_long_double(p.ld) : 1.0;
+      out.value[0] = ints && p.na ? na_real() : p.started ? rsem::ld_to_double(p.ld) : 1.0;
       break;
     case Reduction::Any:
       out.int_value[0] = p.any_true ? 1 : p.na ? INT_MIN : 0;
@@ -327,12 +473,8 @@ unsigned evaluate(const NodePtr& root, intptr_t begin, intptr_t end, char* out,
     for (intptr_t i = begin; i < end; ++i) std::memcpy(out + (i - begin) * es, src, es);
     return 0;
   }
-  Batch b = build_batch(*root, out);
-  unsigned warnings = resolve_reductions(&b, options);
-  WorkerOutcome outcome;
-  run_batch(b, begin, end, out, options, nullptr, &outcome);
-  check(outcome);
-  return warnings | outcome.warnings.load();
+  if (root->kind == NodeKind::Gufunc) return evaluate_gufunc(root, begin, end, out, options);
+  return run_root(root, begin, end, out, options);
 }
 
 ReduceResult reduce(const NodePtr& node, const EvalOptions& options) {
@@ -342,6 +484,7 @@ ReduceResult reduce(const NodePtr& node, const EvalOptions& options) {
   const Node& child = *node->children[0];
   Batch b = build_batch(*node, nullptr);
   unsigned warnings = resolve_reductions(&b, options);
+  if (child.kind != NodeKind::Scalar) warnings |= resolve_staged(&b, 0, child.length, options);
   std::vector<Partial> partials;
   WorkerOutcome outcome;
   if (child.kind != NodeKind::Scalar) {

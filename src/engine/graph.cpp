@@ -62,7 +62,8 @@ NodePtr make_scalar_int(int value, gufunc_dtype dtype) {
   return n;
 }
 
-NodePtr make_map(const Function& f, std::vector<NodePtr> args) {
+NodePtr make_map(std::shared_ptr<const Function> fn, std::vector<NodePtr> args) {
+  const Function& f = *fn;
   if (!is_elementwise(f, static_cast<int>(args.size()))) {
     throw Error("gufunc_shape_error", "`" + f.name() + "` with " + std::to_string(args.size()) +
                                           " argument(s) is not element-wise");
@@ -84,10 +85,46 @@ NodePtr make_map(const Function& f, std::vector<NodePtr> args) {
   }
   TypeMatch match = typecheck_with_hook(f, types);
   auto n = std::make_shared<Node>(NodeKind::Map, match.types[args.size()], any_empty ? 0 : length);
-  n->function = &f;
+  n->function = fn;
   n->match = std::move(match);
   n->children = std::move(args);
   return n;
+}
+
+NodePtr make_gufunc(std::shared_ptr<const Function> fn, std::vector<NodePtr> args,
+                    const std::vector<std::vector<intptr_t>>& arg_dims) {
+  const Function& f = *fn;
+  std::vector<ArgShape> shapes;
+  for (size_t k = 0; k < args.size(); ++k) {
+    intptr_t n = 1;
+    for (intptr_t d : arg_dims[k]) n *= d;
+    if (n != args[k]->length || args[k]->kind == NodeKind::Reduce) {
+      throw Error("gufunc_internal_error", "operand dims do not match its node");
+    }
+    shapes.push_back({args[k]->dtype, arg_dims[k]});
+  }
+  auto plan = std::make_shared<ApplyPlan>(plan_apply(f, shapes));
+  if (plan->elementwise) {
+    throw Error("gufunc_internal_error", "`" + f.name() + "` is element-wise: a map node");
+  }
+  if (plan->nout() != 1) return nullptr;
+  const int nin = plan->nin();
+  auto n = std::make_shared<Node>(NodeKind::Gufunc, plan->match.types[nin], plan->out_length(0));
+  n->function = fn;
+  n->match = plan->match;
+  n->apply = std::move(plan);
+  n->children = std::move(args);
+  return n;
+}
+
+intptr_t core_length(const Node& g, int arg) {
+  intptr_t n = 1;
+  for (intptr_t d : g.apply->shape.arg_core_sizes[arg]) n *= d;
+  return n;
+}
+
+bool spans_loop(const Node& g, int arg) {
+  return g.apply->shape.arg_loop_dims[arg] == g.apply->shape.loop_shape;
 }
 
 NodePtr make_reduce(Reduction r, bool na_rm, NodePtr arg) {

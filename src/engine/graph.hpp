@@ -1,6 +1,7 @@
 // The deferred graph: immutable nodes shared between lazy values. A node is an input
 // (a view of memory the caller keeps alive), a scalar constant, an element-wise map
-// of a dispatch-table function over child nodes, or a reduction of a child.
+// of a dispatch-table function over child nodes, a reduction of a child, or a gufunc
+// with core dimensions (one output) over child nodes.
 // Nodes are created and destroyed on the main thread; destruction is iterative, so
 // chains of 1e5 nodes do not overflow the C stack.
 #pragma once
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "dispatch/apply.hpp"
 #include "dispatch/table.hpp"
 #include "dispatch/typecheck.hpp"
 
@@ -20,7 +22,7 @@ namespace engine {
 struct Node;
 using NodePtr = std::shared_ptr<const Node>;
 
-enum class NodeKind { Input, Scalar, Map, Reduce };
+enum class NodeKind { Input, Scalar, Map, Reduce, Gufunc };
 
 enum class Reduction { Sum, Prod, Min, Max, Range, Mean, Any, All };
 const char* reduction_name(Reduction r);
@@ -44,8 +46,12 @@ struct Node {
   View view;                           // Input
   double scalar_double = 0;            // Scalar of dtype double
   int scalar_int = 0;                  // Scalar of dtype integer or logical
-  const Function* function = nullptr;  // Map
-  TypeMatch match;                     // Map: kernel set and argument types
+  // Map, Gufunc: shared, so re-registering or removing the function while a lazy
+  // value still needs it does not free its kernels and state.
+  std::shared_ptr<const Function> function;
+  TypeMatch match;                     // Map, Gufunc: kernel set and argument types
+  // Gufunc: the resolved call (types, core and loop dims, variant), made once at creation.
+  std::shared_ptr<const ApplyPlan> apply;
   Reduction reduction = Reduction::Sum;
   bool na_rm = false;  // Reduce
   std::vector<NodePtr> children;
@@ -62,7 +68,22 @@ NodePtr make_scalar_int(int value, gufunc_dtype dtype);  // integer or logical
 // `args`. Each argument has the result's length or length 1 (broadcast); anything
 // else throws gufunc_shape_error (the caller falls back to eager evaluation).
 // Type-checks now, so an unsupported call fails at creation, not at evaluation.
-NodePtr make_map(const Function& f, std::vector<NodePtr> args);
+NodePtr make_map(std::shared_ptr<const Function> f, std::vector<NodePtr> args);
+
+// A gufunc with core dims over `args`, whose R dims are `arg_dims` (a plain vector:
+// {length}). Type check and shape resolution run now, so mismatched core dims throw
+// gufunc_shape_error (and unknown types gufunc_dispatch_error) at creation, with the
+// messages of an eager call. The node's values are the first output's, in R layout
+// (core dims, then loop dims). Returns nullptr when `f` has several outputs for these
+// types (the caller computes those eagerly). Throws for element-wise functions.
+NodePtr make_gufunc(std::shared_ptr<const Function> fn, std::vector<NodePtr> args,
+                    const std::vector<std::vector<intptr_t>>& arg_dims);
+
+// For a Gufunc node: elements of argument `arg` (inputs, then the output) per loop
+// iteration, and whether that argument spans every loop dim (no broadcasting), so
+// loop iterations [i0, i1) are its elements [i0 * core, i1 * core).
+intptr_t core_length(const Node& g, int arg);
+bool spans_loop(const Node& g, int arg);
 
 // A reduction of `arg` to one value (two for Range: min and max in one pass).
 NodePtr make_reduce(Reduction r, bool na_rm, NodePtr arg);

@@ -4,6 +4,8 @@
 #include <climits>
 #include <cstring>
 
+#include "kernels/r_summary.hpp"
+
 namespace gufunc {
 namespace engine {
 
@@ -11,25 +13,12 @@ namespace {
 
 const int kNaInt = INT_MIN;
 
-// R's NA_real_ is the NaN whose low word is 1954.
-bool is_na_real(double x) {
-  if (!std::isnan(x)) return false;
-  uint64_t bits;
-  std::memcpy(&bits, &x, sizeof bits);
-  return static_cast<uint32_t>(bits) == 1954;
-}
-
 // One step of R's rmin/rmax over a double (slot 0 min, slot 1 max).
 void fold_double(int slot, bool na_rm, double x, Partial* p) {
-  double& s = p->dv[slot];
-  if (std::isnan(x)) {
-    if (!na_rm) {
-      if (!is_na_real(s)) s = x;  // any NA trumps all NaNs
-      p->updated[slot] = true;
-    }
-  } else if (!p->updated[slot] || (slot == 0 ? x < s : x > s)) {
-    s = x;
-    p->updated[slot] = true;
+  if (slot == 0) {
+    rsem::minmax_step<true>(x, na_rm, p->dv[0], p->updated[0]);
+  } else {
+    rsem::minmax_step<false>(x, na_rm, p->dv[1], p->updated[1]);
   }
 }
 

@@ -9,6 +9,11 @@ void register_arithmetic_kernels(Table& table);  // kernels/arithmetic.cpp
 void register_comparison_kernels(Table& table);  // kernels/comparison.cpp
 void register_logic_kernels(Table& table);       // kernels/logic.cpp
 void register_math_kernels(Table& table);        // kernels/math.cpp
+void register_linalg_product_kernels(Table& table);  // kernels/linalg_products.cpp
+void register_linalg_solve_kernels(Table& table);    // kernels/linalg_solve.cpp
+void register_linalg_eigen_kernels(Table& table);    // kernels/linalg_eigen.cpp
+void register_cumulative_kernels(Table& table);  // kernels/cumulative.cpp
+void register_dim_reduction_kernels(Table& table);  // kernels/dim_reductions.cpp
 
 // All families, under base R's names, plus the aliases add, subtract, multiply
 // and divide for + - * /.

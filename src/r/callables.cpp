@@ -67,6 +67,35 @@ int gufunc_c_add_kernel(gufunc_table* table, const gufunc_kernel_init* init, guf
   });
 }
 
+int gufunc_c_add_owned_kernel(gufunc_table* table, const gufunc_kernel_init* init,
+                              void (*release)(void*), gufunc_context* ctx) {
+  // gufunc owns the state whatever happens: every path that does not hand it to
+  // the table releases it.
+  bool handed = false;
+  const int status = report_errors(ctx, [&] {
+    require(init, "the kernel init");
+    gufunc::Table& t = table_of(table);
+    handed = true;
+    t.add_owned_kernel(*init, release);
+  });
+  if (!handed && init != nullptr && release != nullptr) release(init->state);
+  return status;
+}
+
+int gufunc_c_remove_function(gufunc_table* table, const char* name, gufunc_context* ctx) {
+  return report_errors(ctx, [&] {
+    require(name, "the function name");
+    gufunc::Table& t = table_of(table);
+    if (t.ns() == "base") {
+      throw gufunc::Error("gufunc_registration_error",
+                          "the \"base\" namespace holds gufunc's builtins");
+    }
+    t.remove_function(name);
+  });
+}
+
+long gufunc_c_live_owned_states(void) { return gufunc::live_owned_states(); }
+
 int gufunc_c_register_kernels(const char* ns, const gufunc_kernel_init* inits, int n,
                               gufunc_context* ctx) {
   return report_errors(ctx, [&] {
@@ -141,6 +170,9 @@ void register_callables() {
       {"gufunc_c_table_get", as_dl_func(&gufunc_c_table_get)},
       {"gufunc_c_add_kernel", as_dl_func(&gufunc_c_add_kernel)},
       {"gufunc_c_register_kernels", as_dl_func(&gufunc_c_register_kernels)},
+      {"gufunc_c_add_owned_kernel", as_dl_func(&gufunc_c_add_owned_kernel)},
+      {"gufunc_c_remove_function", as_dl_func(&gufunc_c_remove_function)},
+      {"gufunc_c_live_owned_states", as_dl_func(&gufunc_c_live_owned_states)},
       {"gufunc_c_set_typecheck", as_dl_func(&gufunc_c_set_typecheck)},
       {"gufunc_c_request_kernel", as_dl_func(&gufunc_c_request_kernel)},
       {"gufunc_c_remove_namespace", as_dl_func(&gufunc_c_remove_namespace)},

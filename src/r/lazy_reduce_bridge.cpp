@@ -88,9 +88,10 @@ SEXP lazy_plan_data_entry(SEXP x) {
     const engine::Plan plan = engine::describe(operand_node(x), settings.options);
     SEXP kernels = PROTECT(alloc_vector(VECSXP, static_cast<R_xlen_t>(plan.kernels.size())));
     for (size_t k = 0; k < plan.kernels.size(); ++k) {
-      SEXP kernel = PROTECT(alloc_vector(VECSXP, 2));
+      SEXP kernel = PROTECT(alloc_vector(VECSXP, 3));
       SET_VECTOR_ELT(kernel, 0, strings(plan.kernels[k].instructions));
       SET_VECTOR_ELT(kernel, 1, strings({plan.kernels[k].split_reason}));
+      SET_VECTOR_ELT(kernel, 2, strings(plan.kernels[k].notes));
       SET_VECTOR_ELT(kernels, static_cast<R_xlen_t>(k), kernel);
       UNPROTECT(1);
     }

@@ -176,7 +176,7 @@ void read_lazy_region(SEXP x, R_xlen_t begin, R_xlen_t end, void* out) {
 
 std::string describe_lazy(SEXP x) {
   const LazyState& s = state_of(x);
-  static const char* kinds[] = {"input", "scalar", "map", "reduce"};
+  static const char* kinds[] = {"input", "scalar", "map", "reduce", "gufunc"};
   std::string text = std::string(kinds[static_cast<int>(s.kind)]) + " " + dtype_name(s.dtype) +
                      "[" + std::to_string(static_cast<long long>(s.length)) + "], ";
   if (values_of(x) != R_NilValue) return text + "materialized";

@@ -1,9 +1,13 @@
-// Test-only entry for the blockability rule: kernels formed from access descriptors
-// given in R, so overlapping views of one buffer can be tested directly.
+// Test-only entries for the engine: kernels formed by the blockability rule from
+// access descriptors given in R (so overlapping views of one buffer can be tested
+// directly), the engine's counters, and core-dim kernels for the lazy gufunc tests.
+#include <cmath>
 #include <string>
 #include <vector>
 
+#include "dispatch/table.hpp"
 #include "engine/blockability.hpp"
+#include "engine/gufunc_step.hpp"
 #include "r/call_registry.hpp"
 #include "r/guard.hpp"
 #include "r/r_arrays.hpp"
@@ -65,9 +69,86 @@ SEXP kernels_of(SEXP batch) {
   });
 }
 
+// c(gufunc loop iterations run, largest full-length engine buffer in bytes) since the
+// last reset; `reset` TRUE sets both to 0 afterwards.
+SEXP engine_counters_of(SEXP reset) {
+  return guarded([&]() -> SEXP {
+    engine::EngineCounters& c = engine::engine_counters();
+    SEXP out = alloc_vector(REALSXP, 2);
+    REAL(out)[0] = static_cast<double>(c.gufunc_iterations.load());
+    REAL(out)[1] = static_cast<double>(c.largest_buffer.load());
+    if (Rf_asLogical(reset) == TRUE) {
+      c.gufunc_iterations = 0;
+      c.largest_buffer = 0;
+    }
+    return out;
+  });
+}
+
+// "double(n) -> double()": sum of squares; fails for a slice with a negative value,
+// naming the loop iteration (gufunc_error_at).
+int sumsq_checked(char** args, const intptr_t* dims, const intptr_t* steps, void* data) {
+  auto* loop = static_cast<gufunc_loop_data*>(data);
+  for (intptr_t l = 0; l < dims[0]; ++l) {
+    double s = 0;
+    for (intptr_t k = 0; k < dims[1]; ++k) {
+      const double v = *reinterpret_cast<const double*>(args[0] + l * steps[0] + k * steps[2]);
+      if (v < 0) return gufunc_error_at(loop->ctx, l, "negative value %g", v);
+      s += v * v;
+    }
+    *reinterpret_cast<double*>(args[1] + l * steps[1]) = s;
+  }
+  return 0;
+}
+
+// "double(n) -> double(n)" as a Fortran nd kernel: running sums, core output.
+int running_sum(const gufunc_ndarray* stack, void*, gufunc_context*) {
+  const gufunc_ndarray &x = stack[0], &y = stack[1];
+  const intptr_t n = x.shape[0], loops = x.shape[1];
+  for (intptr_t l = 0; l < loops; ++l) {
+    double s = 0;
+    for (intptr_t k = 0; k < n; ++k) {
+      s += *reinterpret_cast<const double*>(x.data + l * x.strides[1] + k * x.strides[0]);
+      *reinterpret_cast<double*>(y.data + l * y.strides[1] + k * y.strides[0]) = s;
+    }
+  }
+  return 0;
+}
+
+// "double(n) -> double(), double()": two outputs (min and max of each slice).
+int min_max(char** args, const intptr_t* dims, const intptr_t* steps, void*) {
+  for (intptr_t l = 0; l < dims[0]; ++l) {
+    double lo = HUGE_VAL, hi = -HUGE_VAL;
+    for (intptr_t k = 0; k < dims[1]; ++k) {
+      const double v = *reinterpret_cast<const double*>(args[0] + l * steps[0] + k * steps[3]);
+      lo = v < lo ? v : lo;
+      hi = v > hi ? v : hi;
+    }
+    *reinterpret_cast<double*>(args[1] + l * steps[1]) = lo;
+    *reinterpret_cast<double*>(args[2] + l * steps[2]) = hi;
+  }
+  return 0;
+}
+
+SEXP register_lazy_test_kernels() {
+  return guarded([&]() -> SEXP {
+    if (find_table("gufunc_test_lazy") != nullptr) return R_NilValue;
+    Table& t = table("gufunc_test_lazy");
+    t.add_kernel({"sumsq_checked", "double(n) -> double()", nullptr, nullptr, nullptr, nullptr,
+                  sumsq_checked, nullptr});
+    t.add_kernel({"running_sum", "double(n) -> double(n)", nullptr, nullptr, running_sum, nullptr,
+                  nullptr, nullptr});
+    t.add_kernel({"min_max", "double(n) -> double(), double()", nullptr, nullptr, nullptr, nullptr,
+                  min_max, nullptr});
+    return R_NilValue;
+  });
+}
+
 }  // namespace
 
 }  // namespace r
 }  // namespace gufunc
 
 GUFUNC_CALL_ENTRY(test_form_kernels, gufunc::r::kernels_of, 1);
+GUFUNC_CALL_ENTRY(test_engine_counters, gufunc::r::engine_counters_of, 1);
+GUFUNC_CALL_ENTRY(register_lazy_test_kernels, gufunc::r::register_lazy_test_kernels, 0);

@@ -1,4 +1,4 @@
-# The fixture package tests/testthat/fixtures/gufuncext: a third-party package in
+# The example package gufuncext (inst/examples/gufuncext): a third-party package in
 # plain C that registers kernels into gufunc and takes kernels from it. It is built
 # and installed once per test session into a temporary library.
 
@@ -27,7 +27,7 @@ install_gufuncext <- function() {
   dir.create(src)
   dir.create(lib)
   # Build from a copy, so no object files land in the test directory.
-  file.copy(test_path("fixtures", "gufuncext"), src, recursive = TRUE)
+  file.copy(system.file("examples", "gufuncext", package = "gufunc"), src, recursive = TRUE)
   # The child R must see this session's libraries (gufunc may be in a check
   # library) and not R CMD check's startup file.
   old <- Sys.getenv(c("R_LIBS", "R_TESTS"), unset = NA)

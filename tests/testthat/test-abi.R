@@ -125,3 +125,31 @@ test_that("C code builds, relocates and threads stateful and composite kernels",
   }
   expect_identical(abi_checks(numeric(), numeric(), 2, 2L)$combined, numeric())
 })
+
+test_that("the public headers are clean C99 (gcc -std=c99 -pedantic -Werror)", {
+  skip_on_cran()
+  skip_if_gufunc_not_installed()
+  skip_if_no_c_compiler()
+  cc <- system2(file.path(R.home("bin"), "R"), c("CMD", "config", "CC"), stdout = TRUE)
+  cc <- strsplit(trimws(cc[1L]), "[[:space:]]+")[[1L]][1L]
+  if (!grepl("gcc|clang", basename(cc))) skip("the check needs gcc or clang")
+  src <- tempfile(fileext = ".c")
+  writeLines(c(
+    "#include <gufunc/gufunc.h>",
+    "#include <gufunc/callables.h>",
+    "static void release(void* state) { (void)state; }",
+    "int use_owned(gufunc_table* t, const gufunc_kernel_init* init, gufunc_context* ctx) {",
+    "  gufunc_state_release_t r = release;",
+    "  if (gufunc_remove_function(t, init->name, ctx) != 0) return -1;",
+    "  if (gufunc_live_owned_states() < 0) return -1;",
+    "  return gufunc_add_owned_kernel(t, init, r, ctx);",
+    "}",
+    "int main(void) { return gufunc_abi_version() == GUFUNC_ABI_VERSION ? 0 : 1; }"
+  ), src)
+  out <- suppressWarnings(system2(cc, c(
+    "-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror", "-fsyntax-only",
+    paste0("-I", shQuote(system.file("include", package = "gufunc"))),
+    paste0("-I", shQuote(R.home("include"))), shQuote(src)
+  ), stdout = TRUE, stderr = TRUE))
+  expect_null(attr(out, "status"), label = paste(out, collapse = "\n"))
+})

@@ -58,3 +58,38 @@ test_that("reading a reduction result starts a kernel; constants never conflict"
             ins(list(mem(3, 8, 784)), list(mem(4, 0, 784))))
   expect_identical(k[[1]], 1:3)
 })
+
+# Gufunc instructions: a block is a range of loop ITERATIONS, and steps are bytes per
+# iteration. An operand produced in the kernel block by block (its core length per
+# iteration) is exactly the data the gufunc reads; a broadcast operand (no fixed step
+# per iteration) or a consumer reading the gufunc's output differently is not.
+test_that("a gufunc joins the kernel of producers written with its core step", {
+  # t = a * b (5 doubles per iteration, 40 bytes); out = inner(t, c).
+  k <- form(ins(list(mem(1, 0, 1600, 40), mem(2, 0, 1600, 40)), list(c(1, 1, 0, 0, 40))),
+            ins(list(c(1, 1, 0, 0, 40), mem(3, 0, 1600, 40)), list(mem(9, 0, 320, 8))))
+  expect_identical(k[[1]], 1L)
+})
+
+test_that("a gufunc operand written with another step starts a kernel (property 1)", {
+  # t = f(x) written per element, read by the gufunc per 5-element core: different data.
+  k <- form(ins(list(mem(1, 0, 1600, 8)), list(mem(2, 0, 1600, 8))),
+            ins(list(mem(2, 0, 1600, 40), mem(3, 0, 1600, 40)), list(mem(9, 0, 320, 8))))
+  expect_identical(k[[1]], c(1L, 2L))
+  expect_match(k[[2]], "property 1")
+  # A broadcast operand has no step per iteration (0): computed in a kernel before.
+  k <- form(ins(list(mem(1, 0, 40, 8)), list(c(1, 1, 0, 0, 8))),
+            ins(list(c(1, 1, 0, 0, 0), mem(3, 0, 1600, 40)), list(mem(9, 0, 320, 8))))
+  expect_identical(k[[1]], c(1L, 2L))
+})
+
+test_that("reading a gufunc's output with another step starts a kernel", {
+  # out1 = cumsum(x) (5 per iteration); y = sqrt(out1) element by element.
+  k <- form(ins(list(mem(1, 0, 1600, 40)), list(mem(2, 0, 1600, 40))),
+            ins(list(mem(2, 0, 1600, 8)), list(mem(3, 0, 1600, 8))))
+  expect_identical(k[[1]], c(1L, 2L))
+  # Writing over a gufunc's operand (property 2) as well.
+  k <- form(ins(list(mem(1, 0, 1600, 40)), list(mem(2, 0, 320, 8))),
+            ins(list(mem(4, 0, 320, 8)), list(mem(1, 0, 1600, 8))))
+  expect_identical(k[[1]], c(1L, 2L))
+  expect_match(k[[2]], "property 2")
+})

@@ -1,4 +1,4 @@
-# A third-party package (tests/testthat/fixtures/gufuncext, plain C, LinkingTo:
+# A third-party package (inst/examples/gufuncext, plain C, LinkingTo:
 # gufunc) in both directions: its kernels registered at load time and applied by
 # gufunc, and gufunc's builtin kernels requested and called from its C code.
 
@@ -109,4 +109,79 @@ test_that("unloading the package drops its namespace and loading registers it ag
   local_gufuncext()
   expect_true("gufuncext" %in% gufunc_namespaces())
   expect_identical(ext_fun("l1dist")(c(1, 2), c(3, 5)), 5)
+})
+
+test_that("a C package binds kernel state at construction; gufunc releases it once", {
+  local_gufuncext()
+  bind <- ext_fun("bind_pnorm")
+  pnorm <- ext_fun("pnorm")
+  states <- ext_fun("pnorm_states")
+  alive0 <- gufunc:::owned_states_alive()
+  s0 <- states()
+  set.seed(9)
+  x <- matrix(c(grid_double[grid_double != 0 & is.finite(grid_double)][1:12], rnorm(18)), 6)
+  ref <- function(x, p) apply(x, 2, function(v) sum(abs(v)^p)^(1 / p))
+  bind(3)
+  expect_identical(states() - s0, c(created = 1, released = 0))
+  expect_identical(gufunc:::owned_states_alive(), alive0 + 1)
+  for_threads(expect_equal(pnorm(x), ref(x, 3), tolerance = 1e-14))
+  expect_identical(gufunc_kernels("pnorm", namespace = "gufuncext")$signature,
+                   "double(n) -> double()")
+  # Binding again replaces the kernel set: the old state is released, exactly once.
+  bind(1)
+  expect_identical(states() - s0, c(created = 2, released = 1))
+  expect_identical(gufunc:::owned_states_alive(), alive0 + 1)
+  expect_equal(pnorm(x), colSums(abs(x)), tolerance = 1e-14)
+  # A gufunc() callable over the C kernel.
+  p1 <- gufunc("double(n) -> double()", "pnorm", namespace = "gufuncext")
+  expect_equal(p1(x), colSums(abs(x)), tolerance = 1e-14)
+  expect_error(bind(-1), "p must be a positive number")
+  expect_identical(states() - s0, c(created = 2, released = 1))
+  # Removing the function releases the state; nothing is left alive.
+  expect_true(gufunc_unregister("pnorm", namespace = "gufuncext"))
+  expect_identical(states() - s0, c(created = 2, released = 2))
+  expect_identical(gufunc:::owned_states_alive(), alive0)
+  expect_error(pnorm(x), class = "gufunc_lookup_error")
+  # The package's other kernels are untouched.
+  expect_identical(gufunc_kernels(namespace = "gufuncext")$name, c("l1dist", "sumsq"))
+})
+
+test_that("unloading the package releases the states it bound", {
+  local_gufuncext()
+  alive0 <- gufunc:::owned_states_alive()
+  ext_fun("bind_pnorm")(2, name = "norm2")
+  ext_fun("bind_pnorm")(4, name = "norm4")
+  expect_identical(gufunc:::owned_states_alive(), alive0 + 2)
+  # .onUnload drops namespace "gufuncext" while the library (and its release
+  # function) is still loaded.
+  unloadNamespace("gufuncext")
+  expect_identical(gufunc:::owned_states_alive(), alive0)
+  expect_false("gufuncext" %in% gufunc_namespaces())
+  local_gufuncext()
+  expect_identical(ext_fun("pnorm_states")(), c(created = 0, released = 0))
+})
+
+test_that("C code requests a gufunc_cpp kernel and calls it on strided cores", {
+  local_gufuncext()
+  skip_if_no_cxx_compiler()
+  options(gufunc.cache_dir = tempfile("gufunc-cache-"))
+  rows <- ext_fun("rows_via_gufunc")
+  set.seed(12)
+  x <- matrix(rnorm(5 * 7), 5)
+  # The rows of x are cores with stride nrow * 8: the generated kernel gathers them.
+  sq <- gufunc_cpp("double(n) -> double()", name = "row_sumsq",
+                   "double s = 0; for (R_xlen_t i = 0; i < n; ++i) s += x0[i] * x0[i];
+                    out0[0] = s;")
+  expect_identical(rows("user", "row_sumsq", x), apply(x, 1, function(v) Reduce(`+`, v * v, 0)))
+  expect_identical(sq(t(x)), rows("user", "row_sumsq", x))
+  # Outputs with strided cores are scattered back.
+  cum <- gufunc_cpp("double(n) -> double(n)", name = "row_cumsum",
+                    "double s = 0; for (R_xlen_t i = 0; i < n; ++i) { s += x0[i]; out0[i] = s; }")
+  expect_identical(rows("user", "row_cumsum", x, vector_out = TRUE),
+                   t(apply(x, 1, function(v) Reduce(`+`, v, accumulate = TRUE))))
+  # fail() reaches the C caller with the loop iteration.
+  gufunc_cpp("double(n) -> double()", name = "row_check",
+             "if (x0[0] > 100) fail(\"first value %g too large\", x0[0]); out0[0] = x0[0];")
+  x[4, 1] <- 500
+  expect_error(rows("user", "row_check", x), "row 4: first value 500 too large")
 })

@@ -54,6 +54,42 @@ static inline int gufunc_register_kernels(const char* ns, const gufunc_kernel_in
   return fn(ns, inits, n, ctx);
 }
 
+/* Frees the state of a kernel set whose state gufunc owns. */
+typedef void (*gufunc_state_release_t)(void* state);
+
+/* As gufunc_add_kernel(), for a kernel set with closure-like state (parameters bound
+   at construction): gufunc owns init->state from this call on, in every case, and
+   calls release(init->state) exactly once, on the main thread, when the kernel set is
+   removed: its function is removed or replaced (gufunc_remove_function), its namespace
+   is removed (gufunc_remove_namespace), or the process ends. If registration fails,
+   release runs before this returns -1. `release` may be NULL (nothing to free) and
+   must stay loaded as long as the kernel set exists. Kernel instances requested from
+   the set share its state: release them before removing the set. */
+static inline int gufunc_add_owned_kernel(gufunc_table* table, const gufunc_kernel_init* init,
+                                          gufunc_state_release_t release, gufunc_context* ctx) {
+  typedef int (*add_owned_fn)(gufunc_table*, const gufunc_kernel_init*, gufunc_state_release_t,
+                              gufunc_context*);
+  GUFUNC_CALLABLE(add_owned_fn, "gufunc_c_add_owned_kernel");
+  return fn(table, init, release, ctx);
+}
+
+/* Removes function `name` (with all its kernel sets, releasing the states gufunc
+   owns) from `table`, e.g. before registering it again with other parameters.
+   Removing a function that does not exist is not an error. */
+static inline int gufunc_remove_function(gufunc_table* table, const char* name,
+                                         gufunc_context* ctx) {
+  typedef int (*remove_function_fn)(gufunc_table*, const char*, gufunc_context*);
+  GUFUNC_CALLABLE(remove_function_fn, "gufunc_c_remove_function");
+  return fn(table, name, ctx);
+}
+
+/* Kernel set states owned by gufunc (gufunc_add_owned_kernel) not yet released. */
+static inline long gufunc_live_owned_states(void) {
+  typedef long (*live_owned_fn)(void);
+  GUFUNC_CALLABLE(live_owned_fn, "gufunc_c_live_owned_states");
+  return fn();
+}
+
 /* Installs a fast type check for function `name` of `table` (NULL restores the
    generic one). It must choose what the generic check would choose. */
 static inline int gufunc_set_typecheck(gufunc_table* table, const char* name,

@@ -1,0 +1,124 @@
+// eigen_symmetric "(n,n)->(n),(n,n)": the eigen decomposition of each symmetric
+// slice by cyclic Jacobi rotations (accurate to a few ulps for the small matrices
+// of a stack, and simple). As eigen(symmetric = TRUE): only the lower triangle is
+// read, values come in decreasing order, vectors are the unit-norm columns, and a
+// slice with NA, NaN or Inf is an error (naming the slice).
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+
+#include "dispatch/table.hpp"
+#include "kernels/builtins.hpp"
+#include "kernels/linalg_common.hpp"
+#include "kernels/loop_options.hpp"  // first: covers everything below
+
+namespace gufunc {
+namespace {
+
+using namespace linalg;
+
+const int kMaxSweeps = 100;
+
+// Applies the rotation of columns (and rows) p and q that zeroes a[p, q].
+void rotate(double* a, double* v, intptr_t n, intptr_t p, intptr_t q) {
+  const double apq = a[p + q * n];
+  const double tau = (a[q + q * n] - a[p + p * n]) / (2.0 * apq);
+  // The smaller root of t^2 + 2 tau t - 1 = 0 (rotation angle at most pi/4).
+  const double t = std::fabs(tau) > 1e150
+                       ? 0.5 / tau
+                       : (tau >= 0 ? 1.0 : -1.0) / (std::fabs(tau) + std::sqrt(1.0 + tau * tau));
+  const double c = 1.0 / std::sqrt(1.0 + t * t), s = t * c;
+  for (intptr_t r = 0; r < n; ++r) {
+    if (r == p || r == q) continue;
+    const double arp = a[r + p * n], arq = a[r + q * n];
+    a[r + p * n] = a[p + r * n] = c * arp - s * arq;
+    a[r + q * n] = a[q + r * n] = s * arp + c * arq;
+  }
+  a[p + p * n] -= t * apq;
+  a[q + q * n] += t * apq;
+  a[p + q * n] = a[q + p * n] = 0.0;
+  for (intptr_t r = 0; r < n; ++r) {
+    const double vrp = v[r + p * n], vrq = v[r + q * n];
+    v[r + p * n] = c * vrp - s * vrq;
+    v[r + q * n] = s * vrp + c * vrq;
+  }
+}
+
+// Diagonalizes the symmetric `a` in place, accumulating the rotations in `v`.
+void jacobi(double* a, double* v, intptr_t n) {
+  for (intptr_t j = 0; j < n; ++j) {
+    for (intptr_t i = 0; i < n; ++i) v[i + j * n] = i == j ? 1.0 : 0.0;
+  }
+  for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
+    double off = 0.0, diag = 0.0;
+    for (intptr_t j = 0; j < n; ++j) {
+      diag += a[j + j * n] * a[j + j * n];
+      for (intptr_t i = j + 1; i < n; ++i) off += a[i + j * n] * a[i + j * n];
+    }
+    // Converged once the off-diagonal part is far below rounding of the whole.
+    if (off == 0.0 || std::sqrt(off) <= 1e-3 * DBL_EPSILON * std::sqrt(diag + 2.0 * off)) {
+      return;
+    }
+    for (intptr_t p = 0; p + 1 < n; ++p) {
+      for (intptr_t q = p + 1; q < n; ++q) {
+        if (a[p + q * n] != 0.0) rotate(a, v, n, p, q);
+      }
+    }
+  }
+}
+
+// One slice: `x` read through strides (lower triangle), results written the same way.
+int eigen_slice(const char* x, const intptr_t* steps, char* values, char* vectors, intptr_t n,
+                double* a, double* v, intptr_t* order) {
+  gather(x, n, n, steps[3], steps[4], a);
+  bool finite = true;
+  for (intptr_t e = 0; e < n * n; ++e) finite &= std::isfinite(a[e]);
+  if (!finite) return -1;
+  for (intptr_t j = 0; j < n; ++j) {
+    for (intptr_t i = j + 1; i < n; ++i) a[j + i * n] = a[i + j * n];
+  }
+  jacobi(a, v, n);
+  for (intptr_t j = 0; j < n; ++j) order[j] = j;
+  std::stable_sort(order, order + n,
+                   [&](intptr_t i, intptr_t j) { return a[i + i * n] > a[j + j * n]; });
+  for (intptr_t j = 0; j < n; ++j) {
+    const intptr_t src = order[j];
+    at(values, j, 0, steps[5], 0) = a[src + src * n];
+    double norm = 0.0;
+    for (intptr_t i = 0; i < n; ++i) norm += v[i + src * n] * v[i + src * n];
+    norm = std::sqrt(norm);
+    for (intptr_t i = 0; i < n; ++i) at(vectors, i, j, steps[6], steps[7]) = v[i + src * n] / norm;
+  }
+  return 0;
+}
+
+// "double(n,n) -> double(n), double(n,n)"
+int eigen_loop(char** args, const intptr_t* dims, const intptr_t* steps, void* data) {
+  gufunc_context* ctx = context_of(data);
+  return guarded_kernel(ctx, [&]() -> int {
+    const intptr_t len = dims[0], n = dims[1];
+    if (len <= 0) return 0;
+    Scratch<double> work(static_cast<size_t>(2 * n * n));
+    Scratch<intptr_t> order(static_cast<size_t>(n));
+    const char* x = args[0];
+    char* values = args[1];
+    char* vectors = args[2];
+    for (intptr_t l = 0; l < len; ++l, x += steps[0], values += steps[1], vectors += steps[2]) {
+      if (eigen_slice(x, steps, values, vectors, n, work.get(), work.get() + n * n, order.get()) !=
+          0) {
+        return gufunc_error_at(ctx, l, "the matrix has infinite or missing values");
+      }
+    }
+    return 0;
+  });
+}
+
+}  // namespace
+
+void register_linalg_eigen_kernels(Table& table) {
+  table.add_kernel(
+      linalg_init("eigen_symmetric", "double(n,n) -> double(n), double(n,n)", eigen_loop));
+}
+
+}  // namespace gufunc

@@ -1,0 +1,148 @@
+// Products over core dimensions: matmul "(m,n),(n,p)->(m,p)" and inner "(n),(n)->()".
+//
+// matmul sums each element's products in index order in double, as the reference
+// BLAS dgemm behind `%*%` does. inner sums in long double, in index order, so that
+// inner(a, b) on matrices is identical() to colSums(a * b).
+#include <cstdint>
+
+#include "dispatch/table.hpp"
+#include "kernels/builtins.hpp"
+#include "kernels/linalg_common.hpp"
+#include "kernels/loop_options.hpp"  // first: covers everything below
+
+namespace gufunc {
+namespace {
+
+using linalg::at;
+
+const intptr_t kD = static_cast<intptr_t>(sizeof(double));
+
+// One slice of a contiguous product with sizes known at compile time: the operands
+// are loaded into locals first, so the compiler keeps them in registers and unrolls.
+template <int M, int N, int P>
+GUFUNC_SIMD_CLONES void matmul_fixed(intptr_t len, const char* a, const char* b, char* c,
+                                     intptr_t la, intptr_t lb, intptr_t lc) {
+  for (intptr_t l = 0; l < len; ++l, a += la, b += lb, c += lc) {
+    double A[M * N], B[N * P], C[M * P];
+    for (int e = 0; e < M * N; ++e) A[e] = reinterpret_cast<const double*>(a)[e];
+    for (int e = 0; e < N * P; ++e) B[e] = reinterpret_cast<const double*>(b)[e];
+    for (int k = 0; k < P; ++k) {
+      for (int i = 0; i < M; ++i) {
+        double s = 0.0;  // as dgemm: 0 + x keeps -0 products from giving -0
+        for (int j = 0; j < N; ++j) s += A[i + j * M] * B[j + k * N];
+        C[i + k * M] = s;
+      }
+    }
+    for (int e = 0; e < M * P; ++e) reinterpret_cast<double*>(c)[e] = C[e];
+  }
+}
+
+// Contiguous slices of any size: column k of C accumulates B[j, k] * A[, j] for
+// j = 1..n, in that order (dgemm's loop), vectorized over the rows.
+GUFUNC_SIMD_CLONES void matmul_contiguous(intptr_t len, intptr_t m, intptr_t n, intptr_t p,
+                                          const char* a, const char* b, char* c, intptr_t la,
+                                          intptr_t lb, intptr_t lc) {
+  for (intptr_t l = 0; l < len; ++l, a += la, b += lb, c += lc) {
+    const double* __restrict A = reinterpret_cast<const double*>(a);
+    const double* __restrict B = reinterpret_cast<const double*>(b);
+    double* __restrict C = reinterpret_cast<double*>(c);
+    for (intptr_t k = 0; k < p; ++k) {
+      double* __restrict Ck = C + k * m;
+      for (intptr_t i = 0; i < m; ++i) Ck[i] = 0.0;
+      for (intptr_t j = 0; j < n; ++j) {
+        const double bjk = B[j + k * n];
+        const double* __restrict Aj = A + j * m;
+        for (intptr_t i = 0; i < m; ++i) Ck[i] += Aj[i] * bjk;
+      }
+    }
+  }
+}
+
+// Any strides (kernels requested through the C ABI may see views).
+void matmul_strided(intptr_t len, intptr_t m, intptr_t n, intptr_t p, const char* a, const char* b,
+                    char* c, const intptr_t* steps) {
+  const intptr_t la = steps[0], lb = steps[1], lc = steps[2];
+  const intptr_t am = steps[3], an = steps[4], bn = steps[5], bp = steps[6], cm = steps[7],
+                 cp = steps[8];
+  for (intptr_t l = 0; l < len; ++l, a += la, b += lb, c += lc) {
+    for (intptr_t k = 0; k < p; ++k) {
+      for (intptr_t i = 0; i < m; ++i) {
+        double s = 0.0;
+        for (intptr_t j = 0; j < n; ++j) s += at(a, i, j, am, an) * at(b, j, k, bn, bp);
+        at(c, i, k, cm, cp) = s;
+      }
+    }
+  }
+}
+
+// Column-major without gaps (a dim of size 1 may have any stride).
+bool contiguous(intptr_t rows, intptr_t cols, intptr_t si, intptr_t sj) {
+  return (rows <= 1 || si == kD) && (cols <= 1 || sj == rows * kD);
+}
+
+// "double(m,n), double(n,p) -> double(m,p)"
+int matmul_loop(char** args, const intptr_t* dims, const intptr_t* steps, void*) {
+  const intptr_t len = dims[0], m = dims[1], n = dims[2], p = dims[3];
+  if (len <= 0) return 0;
+  const char* a = args[0];
+  const char* b = args[1];
+  char* c = args[2];
+  const bool flat = contiguous(m, n, steps[3], steps[4]) && contiguous(n, p, steps[5], steps[6]) &&
+                    contiguous(m, p, steps[7], steps[8]);
+  if (!flat) {
+    matmul_strided(len, m, n, p, a, b, c, steps);
+    return 0;
+  }
+  const intptr_t la = steps[0], lb = steps[1], lc = steps[2];
+  if (m == n && n == p && m >= 2 && m <= 4) {
+    if (m == 2) matmul_fixed<2, 2, 2>(len, a, b, c, la, lb, lc);
+    if (m == 3) matmul_fixed<3, 3, 3>(len, a, b, c, la, lb, lc);
+    if (m == 4) matmul_fixed<4, 4, 4>(len, a, b, c, la, lb, lc);
+  } else if (m == n && p == 1 && m >= 2 && m <= 4) {
+    if (m == 2) matmul_fixed<2, 2, 1>(len, a, b, c, la, lb, lc);
+    if (m == 3) matmul_fixed<3, 3, 1>(len, a, b, c, la, lb, lc);
+    if (m == 4) matmul_fixed<4, 4, 1>(len, a, b, c, la, lb, lc);
+  } else {
+    matmul_contiguous(len, m, n, p, a, b, c, la, lb, lc);
+  }
+  return 0;
+}
+
+// "double(n), double(n) -> double()": each product is rounded to double (as a * b
+// is), then added to a long double sum in index order (as colSums does).
+int inner_loop(char** args, const intptr_t* dims, const intptr_t* steps, void*) {
+  const intptr_t len = dims[0], n = dims[1];
+  const intptr_t lx = steps[0], ly = steps[1], lo = steps[2], sx = steps[3], sy = steps[4];
+  const char* x = args[0];
+  const char* y = args[1];
+  char* out = args[2];
+  const bool flat = n <= 1 || (sx == kD && sy == kD);
+  for (intptr_t l = 0; l < len; ++l, x += lx, y += ly, out += lo) {
+    long double s = 0.0L;
+    if (flat) {
+      const double* X = reinterpret_cast<const double*>(x);
+      const double* Y = reinterpret_cast<const double*>(y);
+      for (intptr_t k = 0; k < n; ++k) {
+        const double prod = X[k] * Y[k];
+        s += prod;
+      }
+    } else {
+      for (intptr_t k = 0; k < n; ++k) {
+        const double prod = at(x, k, 0, sx, 0) * at(y, k, 0, sy, 0);
+        s += prod;
+      }
+    }
+    *reinterpret_cast<double*>(out) = static_cast<double>(s);
+  }
+  return 0;
+}
+
+}  // namespace
+
+void register_linalg_product_kernels(Table& table) {
+  table.add_kernel(
+      linalg::linalg_init("matmul", "double(m,n), double(n,p) -> double(m,p)", matmul_loop));
+  table.add_kernel(linalg::linalg_init("inner", "double(n), double(n) -> double()", inner_loop));
+}
+
+}  // namespace gufunc

@@ -1,0 +1,146 @@
+// Base R's summaries of one double vector (R 4.2, src/main/summary.c and cum.c),
+// R-free so worker threads and the lazy engine share them: sums and products in
+// long double with one accumulator (the order decides the last bits), the two-pass
+// mean, and min/max where any NA trumps every NaN.
+#pragma once
+
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+#include "gufunc/context.h"
+
+namespace gufunc {
+namespace rsem {
+
+// R's NA_real_ is the NaN whose low word is 1954 (R's ISNA()).
+inline bool is_na_real(double x) {
+  if (!std::isnan(x)) return false;
+  uint64_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  return static_cast<uint32_t>(bits) == 1954;
+}
+
+// Which NaN comes out of R's long double loops is decided by the x87 unit, not by
+// C: two quiet NaNs give the one with the larger significand (so NA, payload 1954,
+// beats R's NaN), and in cumsum/cumprod, which add the element from memory, a
+// stored NA (a signalling NaN) leaves an accumulated NaN as it is. The rules are
+// spelled out here so the result does not depend on the instructions the
+// compiler picks.
+inline uint64_t nan_significand(double x) {
+  uint64_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  return bits & ((uint64_t(1) << 52) - 1);
+}
+constexpr uint64_t kQuietBit = uint64_t(1) << 51;
+
+// cumsum/cumprod: the accumulator after meeting element x, both NaN.
+inline long double cumulative_nan(long double acc, double x) {
+  const uint64_t mx = nan_significand(x);
+  if ((mx & kQuietBit) == 0) return acc;  // signalling: the accumulated NaN stays
+  return mx > nan_significand(static_cast<double>(acc)) ? x : acc;
+}
+
+// sum/prod/mean: R's loops load each element before adding, so of all NaNs met
+// the largest significand wins; a NaN result becomes NA when the slice has an NA.
+template <class Slice>
+inline double nan_result(double result, const Slice& x, bool na_rm) {
+  if (!std::isnan(result) || na_rm || is_na_real(result)) return result;
+  for (intptr_t i = 0; i < x.n; ++i) {
+    if (is_na_real(x[i])) return x[i] + 0.0;  // quieted, as arithmetic returns it
+  }
+  return result;
+}
+
+// One step of R's rmin (IsMin) or rmax: a NaN is skipped under na.rm, otherwise it
+// sticks and an NA replaces it; among numbers the first extreme stays.
+template <bool IsMin>
+inline void minmax_step(double x, bool na_rm, double& s, bool& updated) {
+  if (std::isnan(x)) {
+    if (!na_rm) {
+      if (!is_na_real(s)) s = x;
+      updated = true;
+    }
+  } else if (!updated || (IsMin ? x < s : x > s)) {
+    s = x;
+    updated = true;
+  }
+}
+
+// A long double total as R stores it: outside the double range it is +-Inf.
+inline double ld_to_double(long double s) {
+  if (s > DBL_MAX) return HUGE_VAL;
+  if (s < -DBL_MAX) return -HUGE_VAL;
+  return static_cast<double>(s);
+}
+
+// n doubles, `stride` bytes apart.
+struct DoubleSlice {
+  const char* data;
+  intptr_t n;
+  intptr_t stride;
+  double operator[](intptr_t i) const {
+    double v;
+    std::memcpy(&v, data + i * stride, sizeof v);
+    return v;
+  }
+};
+
+// sum(x, na.rm): R's rsum.
+inline double sum_r(const DoubleSlice& x, bool na_rm) {
+  long double s = 0;
+  for (intptr_t i = 0; i < x.n; ++i) {
+    const double v = x[i];
+    if (!na_rm || !std::isnan(v)) s += v;
+  }
+  return nan_result(ld_to_double(s), x, na_rm);
+}
+
+// prod(x, na.rm): R's rprod.
+inline double prod_r(const DoubleSlice& x, bool na_rm) {
+  long double s = 1;
+  for (intptr_t i = 0; i < x.n; ++i) {
+    const double v = x[i];
+    if (!na_rm || !std::isnan(v)) s *= v;
+  }
+  return nan_result(ld_to_double(s), x, na_rm);
+}
+
+// mean(x, na.rm): mean.default drops the NAs, then R's real_mean adds the mean
+// residual to the long double mean when that is finite.
+inline double mean_r(const DoubleSlice& x, bool na_rm) {
+  long double s = 0;
+  intptr_t n = 0;
+  for (intptr_t i = 0; i < x.n; ++i) {
+    const double v = x[i];
+    if (na_rm && std::isnan(v)) continue;
+    s += v;
+    ++n;
+  }
+  s /= n;
+  if (std::isfinite(static_cast<double>(s))) {
+    long double t = 0;
+    for (intptr_t i = 0; i < x.n; ++i) {
+      const double v = x[i];
+      if (na_rm && std::isnan(v)) continue;
+      t += v - s;
+    }
+    s += t / n;
+  }
+  return nan_result(static_cast<double>(s), x, na_rm);
+}
+
+// min(x, na.rm) / max(x, na.rm): no values left gives Inf / -Inf and R's warning.
+template <bool IsMin>
+inline double minmax_r(const DoubleSlice& x, bool na_rm, unsigned& warn) {
+  double s = 0;
+  bool updated = false;
+  for (intptr_t i = 0; i < x.n; ++i) minmax_step<IsMin>(x[i], na_rm, s, updated);
+  if (updated) return s;
+  warn |= IsMin ? GUFUNC_WARN_EMPTY_MIN : GUFUNC_WARN_EMPTY_MAX;
+  return IsMin ? HUGE_VAL : -HUGE_VAL;
+}
+
+}  // namespace rsem
+}  // namespace gufunc
