@@ -1,6 +1,6 @@
 # Installs the R packages gufunc needs to build, test and check, from the CRAN
 # repository configured in this R (options("repos")); only missing ones.
-needed <- c("Rcpp", "RcppParallel", "testthat", "knitr", "markdown", "rmarkdown",
+needed <- c("Rcpp", "RcppParallel", "testthat", "withr", "knitr", "markdown", "rmarkdown",
             "bench", "roxygen2")
 have <- vapply(needed, requireNamespace, logical(1), quietly = TRUE)
 missing <- needed[!have]

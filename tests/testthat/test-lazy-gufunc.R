@@ -3,9 +3,6 @@
 # loop iterations; results are identical() to eager calls.
 
 test_kernels()
-# Small operands are deferred too (see helper-lazy.R for the default threshold).
-old_options <- options(gufunc.lazy_min_length = 0)
-withr::defer(options(old_options), teardown_env())
 lazy_test_kernels <- function() invisible(.Call(gufunc:::C_register_lazy_test_kernels))
 lazy_test_kernels()
 # Small operands are deferred too (see helper-lazy.R for the default threshold).
