@@ -10,19 +10,12 @@
 #include <utility>
 
 #include "dispatch/apply.hpp"
+#include "kernels/r_summary.hpp"
 
 namespace gufunc {
 namespace engine {
 
 namespace {
-
-// R's NA_real_: a NaN whose low word is 1954.
-double na_real_value() {
-  const uint64_t bits = 0x7FF00000000007A2ULL;
-  double d;
-  std::memcpy(&d, &bits, sizeof d);
-  return d;
-}
 
 class Linearizer {
  public:
@@ -137,7 +130,7 @@ class Linearizer {
     v.c_double = n->scalar_double;
     v.c_int = n->scalar_int;
     if (t == GUFUNC_DOUBLE && n->dtype != GUFUNC_DOUBLE) {
-      v.c_double = n->scalar_int == INT_MIN ? na_real_value() : n->scalar_int;
+      v.c_double = n->scalar_int == INT_MIN ? rsem::na_real() : n->scalar_int;
     }
     return add_value(v);
   }

@@ -26,14 +26,6 @@ namespace {
 const size_t kElementsPerRound = size_t(1) << 20;
 const size_t kMinBlocksPerRound = 16;
 
-// R's NA_real_: a NaN whose low word is 1954.
-double na_real() {
-  const uint64_t bits = 0x7FF00000000007A2ULL;
-  double d;
-  std::memcpy(&d, &bits, sizeof d);
-  return d;
-}
-
 // This thread's block scratch, grown as needed and kept between calls: tasks are
 // small, so allocating (and zeroing) registers per task would cost more than them.
 char* thread_scratch(size_t bytes) {
@@ -170,7 +162,7 @@ class BlockRunner {
     for (intptr_t i = 0; i < n; ++i) {
       int x;
       std::memcpy(&x, src + i * step, sizeof x);
-      dst[i] = x == INT_MIN ? na_real() : static_cast<double>(x);
+      dst[i] = x == INT_MIN ? rsem::na_real() : static_cast<double>(x);
     }
   }
 
@@ -340,7 +332,7 @@ unsigned resolve_staged(Batch* b, intptr_t begin, intptr_t end, const EvalOption
       std::vector<int> ints(count);
       warnings |= evaluate(shared, from, to, reinterpret_cast<char*>(ints.data()), options);
       double* d = reinterpret_cast<double*>(buffer.data());
-      for (size_t i = 0; i < count; ++i) d[i] = ints[i] == INT_MIN ? na_real() : ints[i];
+      for (size_t i = 0; i < count; ++i) d[i] = ints[i] == INT_MIN ? rsem::na_real() : ints[i];
     }
     v.staged = buffer.data();
     v.stage_begin = from;
@@ -381,70 +373,6 @@ unsigned evaluate_gufunc(const NodePtr& root, intptr_t begin, intptr_t end, char
                 static_cast<size_t>(end - begin) * es);
   }
   return warnings;
-}
-
-ReduceResult finish(const Node& r, gufunc_dtype in, const Partial& p) {
-  ReduceResult out;
-  out.dtype = r.dtype;
-  const bool ints = in != GUFUNC_DOUBLE;
-  switch (r.reduction) {
-    case Reduction::Sum:
-      if (!ints) {
-        out.value[0] = rsem::ld_to_double(p.ld);
-      } else if (p.na) {
-        out.int_value[0] = INT_MIN;
-      } else if (p.i64 > INT_MAX || p.i64 < -INT_MAX) {
-        // R 4.x: an integer sum outside the int range is returned as a double.
-        out.dtype = GUFUNC_DOUBLE;
-        out.value[0] = static_cast<double>(p.i64);
-      } else {
-        out.int_value[0] = static_cast<int>(p.i64);
-      }
-      break;
-    case Reduction::Mean:
-      out.value[0] = ints && p.na ? na_real() : static_cast<double>(p.ld / p.count);
-      break;
-    case Reduction::Prod:
-      out.value[0] = ints && p.na ? na_real() : p.started ? rsem::ld_to_double(p.ld) : 1.0;
-      break;
-    case Reduction::Any:
-      out.int_value[0] = p.any_true ? 1 : p.na ? INT_MIN : 0;
-      break;
-    case Reduction::All:
-      out.int_value[0] = p.any_false ? 0 : p.na ? INT_MIN : 1;
-      break;
-    default: {
-      const bool range = r.reduction == Reduction::Range;
-      out.count = range ? 2 : 1;
-      const int slots[2] = {r.reduction == Reduction::Max ? 1 : 0, 1};
-      for (int i = 0; i < out.count; ++i) {
-        const int s = slots[i];
-        if (ints && p.na) {
-          out.int_value[i] = INT_MIN;
-        } else if (!p.updated[s]) {
-          // Base R: no values left gives +-Inf (double) with a warning.
-          out.dtype = GUFUNC_DOUBLE;
-          out.warnings |= s == 0 ? GUFUNC_WARN_EMPTY_MIN : GUFUNC_WARN_EMPTY_MAX;
-        } else if (ints) {
-          out.int_value[i] = p.iv[s];
-        } else {
-          out.value[i] = p.dv[s];
-        }
-      }
-      if (out.dtype == GUFUNC_DOUBLE && ints) {
-        // An empty integer min/max is double: convert every slot.
-        for (int i = 0; i < out.count; ++i) {
-          const int s = slots[i];
-          out.value[i] = p.updated[s] ? p.iv[s] : (s == 0 ? HUGE_VAL : -HUGE_VAL);
-        }
-      } else if (out.dtype == GUFUNC_DOUBLE) {
-        for (int i = 0; i < out.count; ++i) {
-          if (!p.updated[slots[i]]) out.value[i] = slots[i] == 0 ? HUGE_VAL : -HUGE_VAL;
-        }
-      }
-    }
-  }
-  return out;
 }
 
 }  // namespace
@@ -500,7 +428,7 @@ ReduceResult reduce(const NodePtr& node, const EvalOptions& options) {
   }
   Partial total;
   for (const Partial& p : partials) combine(node->reduction, node->na_rm, child.dtype, p, &total);
-  ReduceResult r = finish(*node, child.dtype, total);
+  ReduceResult r = finish_reduction(*node, child.dtype, total);
   r.warnings |= warnings | outcome.warnings.load();
   return r;
 }

@@ -169,5 +169,69 @@ void combine(Reduction r, bool na_rm, gufunc_dtype t, const Partial& b, Partial*
   }
 }
 
+ReduceResult finish_reduction(const Node& r, gufunc_dtype in, const Partial& p) {
+  ReduceResult out;
+  out.dtype = r.dtype;
+  const bool ints = in != GUFUNC_DOUBLE;
+  switch (r.reduction) {
+    case Reduction::Sum:
+      if (!ints) {
+        out.value[0] = rsem::ld_to_double(p.ld);
+      } else if (p.na) {
+        out.int_value[0] = INT_MIN;
+      } else if (p.i64 > INT_MAX || p.i64 < -INT_MAX) {
+        // R 4.x: an integer sum outside the int range is returned as a double.
+        out.dtype = GUFUNC_DOUBLE;
+        out.value[0] = static_cast<double>(p.i64);
+      } else {
+        out.int_value[0] = static_cast<int>(p.i64);
+      }
+      break;
+    case Reduction::Mean:
+      out.value[0] = ints && p.na ? rsem::na_real() : static_cast<double>(p.ld / p.count);
+      break;
+    case Reduction::Prod:
+      out.value[0] = ints && p.na ? rsem::na_real() : p.started ? rsem::ld_to_double(p.ld) : 1.0;
+      break;
+    case Reduction::Any:
+      out.int_value[0] = p.any_true ? 1 : p.na ? INT_MIN : 0;
+      break;
+    case Reduction::All:
+      out.int_value[0] = p.any_false ? 0 : p.na ? INT_MIN : 1;
+      break;
+    default: {
+      const bool range = r.reduction == Reduction::Range;
+      out.count = range ? 2 : 1;
+      const int slots[2] = {r.reduction == Reduction::Max ? 1 : 0, 1};
+      for (int i = 0; i < out.count; ++i) {
+        const int s = slots[i];
+        if (ints && p.na) {
+          out.int_value[i] = INT_MIN;
+        } else if (!p.updated[s]) {
+          // Base R: no values left gives +-Inf (double) with a warning.
+          out.dtype = GUFUNC_DOUBLE;
+          out.warnings |= s == 0 ? GUFUNC_WARN_EMPTY_MIN : GUFUNC_WARN_EMPTY_MAX;
+        } else if (ints) {
+          out.int_value[i] = p.iv[s];
+        } else {
+          out.value[i] = p.dv[s];
+        }
+      }
+      if (out.dtype == GUFUNC_DOUBLE && ints) {
+        // An empty integer min/max is double: convert every slot.
+        for (int i = 0; i < out.count; ++i) {
+          const int s = slots[i];
+          out.value[i] = p.updated[s] ? p.iv[s] : (s == 0 ? HUGE_VAL : -HUGE_VAL);
+        }
+      } else if (out.dtype == GUFUNC_DOUBLE) {
+        for (int i = 0; i < out.count; ++i) {
+          if (!p.updated[slots[i]]) out.value[i] = slots[i] == 0 ? HUGE_VAL : -HUGE_VAL;
+        }
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace engine
 }  // namespace gufunc

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "engine/evaluate.hpp"
 #include "engine/graph.hpp"
 
 namespace gufunc {
@@ -29,6 +30,8 @@ void accumulate(Reduction r, bool na_rm, gufunc_dtype t, const char* data, intpt
                 intptr_t step, Partial* p);
 // Folds block partial `b` (a later block) into `acc`.
 void combine(Reduction r, bool na_rm, gufunc_dtype t, const Partial& b, Partial* acc);
+// The value of reduction node `r` over inputs of type `in`, from all blocks' partial.
+ReduceResult finish_reduction(const Node& r, gufunc_dtype in, const Partial& p);
 
 }  // namespace engine
 }  // namespace gufunc

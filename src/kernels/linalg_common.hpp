@@ -61,14 +61,6 @@ class Scratch {
   T* ptr_;
 };
 
-// R's NA_real_: a NaN whose low word is 1954.
-inline double na_real() {
-  const uint64_t bits = 0x7FF00000000007A2ULL;
-  double x;
-  std::memcpy(&x, &bits, sizeof x);
-  return x;
-}
-
 // The context a strided kernel reports through.
 inline gufunc_context* context_of(void* data) {
   return data == nullptr ? nullptr : static_cast<gufunc_loop_data*>(data)->ctx;

@@ -13,6 +13,7 @@
 #include "kernels/builtins.hpp"
 #include "kernels/linalg_common.hpp"
 #include "kernels/linalg_lu.hpp"
+#include "kernels/r_summary.hpp"
 #include "kernels/loop_options.hpp"  // first: covers everything below
 
 namespace gufunc {
@@ -33,7 +34,7 @@ bool all_finite(const double* a, intptr_t len) {
 }
 
 double det_of(double* a, intptr_t n, intptr_t* piv) {
-  if (any_nan(a, n * n)) return na_real();
+  if (any_nan(a, n * n)) return rsem::na_real();
   int sign = 1;
   if (lu_factor(a, n, piv, &sign) != 0) return 0.0;
   double d = sign;

@@ -14,7 +14,15 @@
 namespace gufunc {
 namespace rsem {
 
-// R's NA_real_ is the NaN whose low word is 1954 (R's ISNA()).
+// R's NA_real_: the NaN whose low word is 1954.
+inline double na_real() {
+  const uint64_t bits = 0x7FF00000000007A2ULL;
+  double x;
+  std::memcpy(&x, &bits, sizeof x);
+  return x;
+}
+
+// R's ISNA().
 inline bool is_na_real(double x) {
   if (!std::isnan(x)) return false;
   uint64_t bits;
