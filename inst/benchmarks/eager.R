@@ -1,11 +1,9 @@
 # End-to-end timings of eager gufunc_call() against base R and a hand-written
 # RcppParallel loop, measured in the same run (medians, milliseconds).
 # Usage: Rscript inst/benchmarks/eager.R [n]   (default n = 1e7)
-suppressMessages({
-  library(gufunc)
-  library(Rcpp)
-  library(RcppParallel)
-})
+# The packages and median_ms(), from common.R beside this script.
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])),
+                 "common.R"))
 args <- commandArgs(TRUE)
 n <- if (length(args)) as.numeric(args[1]) else 1e7
 set.seed(1)
@@ -56,15 +54,6 @@ Rcpp::IntegerVector hand_int_add(Rcpp::IntegerVector a, Rcpp::IntegerVector b, i
 }
 ')
 
-median_ms <- function(f, reps = 9) {
-  f()
-  times <- vapply(seq_len(reps), function(i) {
-    gc(FALSE)
-    system.time(f())[["elapsed"]]
-  }, 0)
-  median(times) * 1e3
-}
-
 cases <- list(
   list("a * b (double)", function() a * b, function() gufunc_call("*", a, b),
        function(t) hand_mul(a, b, t)),
@@ -78,11 +67,11 @@ cat(sprintf("%-20s %7s %9s %9s %9s %11s %11s\n", "expression", "threads", "base_
             "gufunc_ms", "hand_ms", "base/gufunc", "gufunc/hand"))
 for (cs in cases) {
   stopifnot(identical(cs[[2]](), cs[[3]]()))
-  base <- median_ms(cs[[2]])
+  base <- median_ms(cs[[2]], reps = 9)
   for (threads in 1:2) {
     old <- options(gufunc.threads = threads)
-    g <- median_ms(cs[[3]])
-    h <- median_ms(function() cs[[4]](threads))
+    g <- median_ms(cs[[3]], reps = 9)
+    h <- median_ms(function() cs[[4]](threads), reps = 9)
     options(old)
     cat(sprintf("%-20s %7d %9.1f %9.1f %9.1f %11.2f %11.2f\n", cs[[1]], threads, base, g, h,
                 base / g, g / h))

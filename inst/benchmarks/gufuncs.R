@@ -6,11 +6,9 @@
 #            first compile time and the time of a second, cached gufunc_cpp() call
 #   reduce_dims over rows / columns vs colSums() / rowSums() (base R's C loops)
 # Usage: Rscript inst/benchmarks/gufuncs.R [k] [L]   (defaults k = 1e5, L = 1e6)
-suppressMessages({
-  library(gufunc)
-  library(Rcpp)
-  library(RcppParallel)
-})
+# The packages and median_ms(), from common.R beside this script.
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])),
+                 "common.R"))
 args <- commandArgs(TRUE)
 k <- if (length(args) >= 1) as.numeric(args[1]) else 1e5
 L <- if (length(args) >= 2) as.numeric(args[2]) else 1e6
@@ -67,17 +65,6 @@ Rcpp::NumericVector hand_inner(Rcpp::NumericMatrix a, Rcpp::NumericMatrix b, int
   return o;
 }
 ')
-
-# Median over `reps` measurements; each repeats f() until it lasts at least 50 ms,
-# so the clock's resolution does not matter.
-median_ms <- function(f, reps = 7) {
-  once <- system.time(f())[["elapsed"]]
-  inner_reps <- max(1, ceiling(0.05 / max(once, 1e-4)))
-  median(vapply(seq_len(reps), function(i) {
-    gc(FALSE)
-    system.time(for (r in seq_len(inner_reps)) f())[["elapsed"]] / inner_reps
-  }, 0)) * 1e3
-}
 
 A <- array(runif(9 * k), c(3, 3, k))
 B <- array(runif(9 * k), c(3, 3, k))

@@ -2,11 +2,9 @@
 # engine (materialized result, or the reduction's value) and a hand-written fused
 # RcppParallel loop, measured in the same run, for 1 and 2 threads.
 # Usage: Rscript inst/benchmarks/lazy.R [n]   (default n = 1e7)
-suppressMessages({
-  library(gufunc)
-  library(Rcpp)
-  library(RcppParallel)
-})
+# The packages and median_ms(), from common.R beside this script.
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])),
+                 "common.R"))
 args <- commandArgs(TRUE)
 n <- if (length(args)) as.numeric(args[1]) else 1e7
 set.seed(1)
@@ -55,14 +53,6 @@ double hand_dot(Rcpp::NumericVector a, Rcpp::NumericVector b, int threads) {
   Dot w(a.begin(), b.begin()); parallelReduce(0, a.size(), w, 16384, threads); return w.v;
 }
 ')
-
-median_ms <- function(f, reps = 7) {
-  f()
-  median(vapply(seq_len(reps), function(i) {
-    gc(FALSE)
-    system.time(f())[["elapsed"]]
-  }, 0)) * 1e3
-}
 
 # Peak memory (MB) while computing f once, above what was resident before: the
 # process's peak resident set on Linux (reset through /proc/self/clear_refs, so it
