@@ -83,54 +83,59 @@ cpp_string_literal <- function(x) {
   paste0("\"", gsub("\"", "\\\"", x, fixed = TRUE), "\"")
 }
 
-# The per-argument setup and pointers. Argument a's core dims index the signature's
-# distinct dims; the kernel receives their sizes in dimensions[1 + d] and their byte
-# strides in steps[nargs + k], k counting core dims over all arguments in order.
+# The per-argument code. Argument a's core dims index the signature's distinct dims;
+# the kernel receives their sizes in dimensions[1 + d] and their byte strides in
+# steps[nargs + k], k counting core dims over all arguments in order. Cores laid out
+# as R lays out an array are read in place; others go through a buffer (`gather`
+# before the body, `scatter` after it, for outputs). When every core is in place the
+# kernel runs a loop that only advances pointers (`fast_*`).
 cpp_arg_blocks <- function(sig) {
   all_dims <- unique(unlist(sig$core_dims))
   nargs <- sig$nin + sig$nout
   names <- cpp_arg_names(sig)
-  setup <- character()
-  pointers <- character()
-  scatter <- character()
+  out <- list(setup = character(), params = character(), contig = character(),
+              fast_setup = character(), fast_advance = character(), fast_args = character(),
+              gather = character(), args = character(), scatter = character())
   k <- 0L
   for (a in seq_len(nargs)) {
     i <- a - 1L
     dims <- sig$core_dims[[a]]
     type <- cpp_types[[sig$dtypes[[a]]]]
+    input <- a <= sig$nin
+    const <- if (input) "const " else ""
     nd <- length(dims)
     sizes <- if (nd) paste0("gufunc_dims_[", match(dims, all_dims), "]") else "1"
     strides <- if (nd) paste0("gufunc_steps_[", nargs + k + seq_len(nd) - 1L, "]") else "0"
     k <- k + nd
     v <- function(stem) sprintf("gufunc_%s%d_", stem, i)
-    setup <- c(setup,
+    out$setup <- c(out$setup,
       sprintf("  const intptr_t %s[] = {%s};", v("size"), paste(sizes, collapse = ", ")),
       sprintf("  const intptr_t %s[] = {%s};", v("stride"), paste(strides, collapse = ", ")),
       sprintf("  const bool %s = gufunc_cpp_contiguous(%d, %s, %s, sizeof(%s));",
               v("contig"), nd, v("size"), v("stride"), type),
       sprintf("  std::vector<%s> %s(%s ? 0 : gufunc_cpp_count(%d, %s));",
               type, v("buf"), v("contig"), nd, v("size")))
-    ptr <- sprintf("gufunc_args_[%d] + gufunc_i_ * gufunc_steps_[%d]", i, i)
-    if (a <= sig$nin) {
-      pointers <- c(pointers,
-        sprintf("    char* %s = %s;", v("at"), ptr),
-        sprintf("    if (!%s) gufunc_cpp_copy(%s, %d, %s, %s, %s.data(), true);",
-                v("contig"), v("at"), nd, v("size"), v("stride"), v("buf")),
-        sprintf("    const %s* %s = %s ? reinterpret_cast<const %s*>(%s) : %s.data();",
-                type, names[[a]], v("contig"), type, v("at"), v("buf")),
-        sprintf("    (void)%s;", names[[a]]))
-    } else {
-      pointers <- c(pointers,
-        sprintf("    char* %s = %s;", v("at"), ptr),
-        sprintf("    %s* %s = %s ? reinterpret_cast<%s*>(%s) : %s.data();",
-                type, names[[a]], v("contig"), type, v("at"), v("buf")),
-        sprintf("    (void)%s;", names[[a]]))
-      scatter <- c(scatter,
-        sprintf("    if (!%s) gufunc_cpp_copy(%s, %d, %s, %s, %s.data(), false);",
+    out$params <- c(out$params, sprintf("%s%s* %s", const, type, names[[a]]))
+    out$contig <- c(out$contig, v("contig"))
+    out$fast_setup <- c(out$fast_setup,
+      sprintf("      %schar* %s = gufunc_args_[%d];", const, v("p"), i),
+      sprintf("      const intptr_t %s = gufunc_steps_[%d];", v("s"), i))
+    out$fast_advance <- c(out$fast_advance, sprintf("%s += %s", v("p"), v("s")))
+    out$fast_args <- c(out$fast_args, sprintf("reinterpret_cast<%s%s*>(%s)", const, type, v("p")))
+    at <- sprintf("gufunc_args_[%d] + gufunc_i_ * gufunc_steps_[%d]", i, i)
+    out$gather <- c(out$gather,
+      sprintf("        char* %s = %s;", v("at"), at),
+      if (input) sprintf("        if (!%s) gufunc_cpp_copy(%s, %d, %s, %s, %s.data(), true);",
+                         v("contig"), v("at"), nd, v("size"), v("stride"), v("buf")))
+    out$args <- c(out$args, sprintf("%s ? reinterpret_cast<%s%s*>(%s) : %s.data()",
+                                    v("contig"), const, type, v("at"), v("buf")))
+    if (!input) {
+      out$scatter <- c(out$scatter,
+        sprintf("        if (!%s) gufunc_cpp_copy(%s, %d, %s, %s, %s.data(), false);",
                 v("contig"), v("at"), nd, v("size"), v("stride"), v("buf")))
     }
   }
-  list(setup = setup, pointers = pointers, scatter = scatter)
+  out
 }
 
 # The whole translation unit; `key` names its entry points.
@@ -220,32 +225,48 @@ cpp_kernel_source <- function(sig, body, includes, param_names, key) {
     param_vars,
     "  try {",
     blocks$setup,
-    "  for (intptr_t gufunc_i_ = 0; gufunc_i_ < gufunc_n_; ++gufunc_i_) {",
-    blocks$pointers,
-    "    auto gufunc_body_ = [&]() -> int {",
+    "  // One loop iteration; `fail()` reports the iteration as the failing slice.",
+    sprintf("  auto gufunc_body_ = [&](%s, intptr_t gufunc_i_) -> int {",
+            paste(blocks$params, collapse = ", ")),
+    sprintf("    (void)%s;", c(cpp_arg_names(sig), "gufunc_i_")),
     "#define fail(...) return gufunc_error_at(gufunc_loop_->ctx, gufunc_i_, __VA_ARGS__)",
     "#line 1 \"gufunc_cpp body\"",
     strsplit(body, "\n", fixed = TRUE)[[1L]],
     "#line @NEXT@ @FILE@",
     "#undef fail",
-    "      return 0;",
-    "    };",
-    "    int gufunc_status_;",
-    "    try {",
-    "      gufunc_status_ = gufunc_body_();",
-    "    } catch (const std::exception& e) {",
-    "      return gufunc_error_at(gufunc_loop_->ctx, gufunc_i_, \"%s\", e.what());",
-    "    } catch (...) {",
-    "      return gufunc_error_at(gufunc_loop_->ctx, gufunc_i_, \"unknown C++ exception\");",
-    "    }",
-    "    if (gufunc_status_ != 0) {",
-    "      if (gufunc_loop_->ctx->status == 0) {",
-    "        gufunc_error_at(gufunc_loop_->ctx, gufunc_i_, \"the kernel body returned %d\",",
-    "                        gufunc_status_);",
+    "    return 0;",
+    "  };",
+    "  intptr_t gufunc_i_ = 0;",
+    "  int gufunc_status_ = 0;",
+    "  try {",
+    sprintf("    if (%s) {", paste(blocks$contig, collapse = " && ")),
+    blocks$fast_setup,
+    sprintf("      for (; gufunc_i_ < gufunc_n_; ++gufunc_i_, %s) {",
+            paste(blocks$fast_advance, collapse = ", ")),
+    sprintf("        gufunc_status_ = gufunc_body_(%s, gufunc_i_);",
+            paste(blocks$fast_args, collapse = ", ")),
+    "        if (gufunc_status_ != 0) break;",
     "      }",
-    "      return -1;",
-    "    }",
+    "    } else {",
+    "      for (; gufunc_i_ < gufunc_n_; ++gufunc_i_) {",
+    blocks$gather,
+    sprintf("        gufunc_status_ = gufunc_body_(%s, gufunc_i_);",
+            paste(blocks$args, collapse = ", ")),
+    "        if (gufunc_status_ != 0) break;",
     blocks$scatter,
+    "      }",
+    "    }",
+    "  } catch (const std::exception& e) {",
+    "    return gufunc_error_at(gufunc_loop_->ctx, gufunc_i_, \"%s\", e.what());",
+    "  } catch (...) {",
+    "    return gufunc_error_at(gufunc_loop_->ctx, gufunc_i_, \"unknown C++ exception\");",
+    "  }",
+    "  if (gufunc_status_ != 0) {",
+    "    if (gufunc_loop_->ctx->status == 0) {",
+    "      gufunc_error_at(gufunc_loop_->ctx, gufunc_i_, \"the kernel body returned %d\",",
+    "                      gufunc_status_);",
+    "    }",
+    "    return -1;",
     "  }",
     "  } catch (const std::bad_alloc&) {",
     "    return gufunc_error(gufunc_loop_->ctx, \"cannot allocate the kernel's buffers\");",

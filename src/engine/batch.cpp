@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "dispatch/apply.hpp"
+#include "kernels/builtins.hpp"
 #include "kernels/r_summary.hpp"
 
 namespace gufunc {
@@ -275,6 +276,32 @@ void assign_storage(Batch* b) {
   }
 }
 
+// The instruction whose products the trailing reduction can compute itself: the
+// builtin double `*` just before a double sum or mean, in the same kernel, its
+// value read by nothing else.
+int fusable_product(const Batch& b) {
+  const size_t n = b.code.size();
+  if (n < 2 || b.code[n - 1].op != Op::Reduce || b.kernel_starts.back() > n - 2) return -1;
+  const Instruction& reduce = b.code[n - 1];
+  const Instruction& product = b.code[n - 2];
+  const Reduction r = reduce.node->reduction;
+  if ((r != Reduction::Sum && r != Reduction::Mean) || product.op != Op::Map ||
+      product.out != reduce.args[0] || product.width != 1 ||
+      b.values[product.out].dtype != GUFUNC_DOUBLE) {
+    return -1;
+  }
+  for (int a : product.args) {
+    if (b.values[a].dtype != GUFUNC_DOUBLE) return -1;
+  }
+  const gufunc_kernel_set& set = product.node->function->set(product.node->match.index);
+  if (set.Strided != builtin_double_times_loop()) return -1;
+  for (size_t i = 0; i + 1 < n; ++i) {
+    const std::vector<int>& args = b.code[i].args;
+    if (std::find(args.begin(), args.end(), product.out) != args.end()) return -1;
+  }
+  return static_cast<int>(n - 2);
+}
+
 }  // namespace
 
 Batch build_batch(const Node& root, const void* out) {
@@ -315,6 +342,7 @@ Batch build_batch(const Node& root, const void* out) {
   }
   b.kernel_starts = form_kernels(accesses, &b.split_reasons);
   assign_storage(&b);
+  b.fused_product = fusable_product(b);
   return b;
 }
 

@@ -66,6 +66,9 @@ struct Batch {
   intptr_t length = 0;     // iterations the instructions run over
   intptr_t max_width = 1;  // largest instruction width: registers hold block * max_width
   std::vector<std::vector<char>> staged_buffers;  // filled by resolve_staged
+  // A builtin double `*` whose products only a trailing sum or mean reads: the
+  // reduction multiplies as it accumulates, in one pass (-1: none).
+  int fused_product = -1;
 };
 
 // Linearizes `root`: a Map, Gufunc (or Input/Scalar) node whose values go to an output

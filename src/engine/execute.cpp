@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cfloat>
+#include <chrono>
 #include <climits>
 #include <cstring>
 #include <memory>
@@ -20,11 +21,14 @@ namespace engine {
 
 namespace {
 
-// Elements per thread between two interrupt checks (at least 16 blocks): a round
-// takes milliseconds, so an interrupt stops evaluation well within half a second,
-// and there are few enough rounds that dispatching them costs nothing.
+// Blocks are spread over threads in rounds with an interrupt check between them.
+// The first round gives each thread 2^20 elements (at least 16 blocks); a round
+// that ends within kQuickRound makes the next four times larger. Cheap kernels so
+// run in a few rounds (each round is a barrier where a thread may wait for the
+// other), and expensive ones still stop well within half a second of Ctrl-C.
 const size_t kElementsPerRound = size_t(1) << 20;
 const size_t kMinBlocksPerRound = 16;
+const std::chrono::milliseconds kQuickRound(20);
 
 // This thread's block scratch, grown as needed and kept between calls: tasks are
 // small, so allocating (and zeroing) registers per task would cost more than them.
@@ -225,6 +229,10 @@ void run_batch(const Batch& b, intptr_t begin, intptr_t end, char* out, const Ev
   for (size_t k = 0; k < b.kernel_starts.size(); ++k) {
     const size_t first = b.kernel_starts[k];
     const size_t last = k + 1 < b.kernel_starts.size() ? b.kernel_starts[k + 1] : b.code.size();
+    // A product the reduction computes itself is not run as an instruction.
+    const bool fuse = b.fused_product >= 0 && last == b.code.size();
+    const size_t run_last = fuse ? static_cast<size_t>(b.fused_product) : last;
+    const Instruction* product = fuse ? &b.code[run_last] : nullptr;
     auto body = [&](size_t from, size_t to) {
       char* regs =
           thread_scratch(static_cast<size_t>(std::max(b.registers, 1)) * runner.register_bytes());
@@ -237,16 +245,22 @@ void run_batch(const Batch& b, intptr_t begin, intptr_t end, char* out, const Ev
              ++blk) {
           const intptr_t pos = begin + static_cast<intptr_t>(blk * block);
           const intptr_t len = std::min<intptr_t>(static_cast<intptr_t>(block), end - pos);
-          if (runner.run(first, last, pos, len, regs, &ctx, &failed) != 0) {
+          if (runner.run(first, run_last, pos, len, regs, &ctx, &failed) != 0) {
             failure = runner.failure(failed, ctx);
             break;
           }
           if (reduce != nullptr && last == b.code.size()) {
-            intptr_t step;
-            const char* data = runner.pointer(reduce->args[0], pos, regs, &step);
             const Node& r = *reduce->node;
-            accumulate(r.reduction, r.na_rm, b.values[reduce->args[0]].dtype, data, len, step,
-                       &(*partials)[blk]);
+            intptr_t step, step2;
+            if (product != nullptr) {
+              const char* x = runner.pointer(product->args[0], pos, regs, &step);
+              const char* y = runner.pointer(product->args[1], pos, regs, &step2);
+              accumulate_products(r.na_rm, x, step, y, step2, len, &(*partials)[blk]);
+            } else {
+              const char* data = runner.pointer(reduce->args[0], pos, regs, &step);
+              accumulate(r.reduction, r.na_rm, b.values[reduce->args[0]].dtype, data, len, step,
+                         &(*partials)[blk]);
+            }
           }
         }
       } catch (const std::exception& e) {
@@ -256,16 +270,18 @@ void run_batch(const Batch& b, intptr_t begin, intptr_t end, char* out, const Ev
       outcome->warnings.fetch_or(ctx.warnings);
       if (ctx.status != 0) outcome->fail(failure);
     };
-    const size_t round = std::max(kMinBlocksPerRound, kElementsPerRound / (block * width)) *
-                         static_cast<size_t>(nthreads);
-    for (size_t b0 = 0; b0 < nblocks && !outcome->failed; b0 += round) {
-      const size_t count = std::min(round, nblocks - b0);
+    size_t round = std::max(kMinBlocksPerRound, kElementsPerRound / (block * width)) *
+                   static_cast<size_t>(nthreads);
+    for (size_t b0 = 0, count = 0; b0 < nblocks && !outcome->failed; b0 += count) {
+      const auto started = std::chrono::steady_clock::now();
+      count = std::min(round, nblocks - b0);
       if (nthreads <= 1 || count == 1 || threads == nullptr) {
         body(b0, b0 + count);
       } else {
         threads->parallel_for(count, 1, [&](size_t s, size_t e) { body(b0 + s, b0 + e); });
       }
       if (options.interrupted && options.interrupted()) throw Interrupted();
+      if (std::chrono::steady_clock::now() - started < kQuickRound) round *= 4;
     }
   }
 }

@@ -4,6 +4,7 @@
 #include <climits>
 #include <cstring>
 
+#include "kernels/r_semantics.hpp"
 #include "kernels/r_summary.hpp"
 
 namespace gufunc {
@@ -37,29 +38,53 @@ T at(const char* data, intptr_t i, intptr_t step) {
   return v;
 }
 
-// Sum of doubles in long double, four accumulators so additions overlap; the order
-// differs from base R's single accumulator only in the last bits of long double.
-long double sum_double(const char* data, intptr_t n, intptr_t step, bool na_rm, int64_t* count) {
+// Sum of value(0), ..., value(n - 1) in long double, four accumulators so additions
+// overlap; the order differs from base R's single accumulator only in the last bits
+// of long double. With na_rm, NaN values are skipped.
+template <class ValueAt>
+long double sum_values(ValueAt value, intptr_t n, bool na_rm, int64_t* count) {
   long double s[4] = {0, 0, 0, 0};
   intptr_t i = 0, used = 0;
-  if (step == static_cast<intptr_t>(sizeof(double)) && !na_rm) {
-    const double* x = reinterpret_cast<const double*>(data);
+  if (!na_rm) {
     for (; i + 4 <= n; i += 4) {
-      s[0] += x[i];
-      s[1] += x[i + 1];
-      s[2] += x[i + 2];
-      s[3] += x[i + 3];
+      s[0] += value(i);
+      s[1] += value(i + 1);
+      s[2] += value(i + 2);
+      s[3] += value(i + 3);
     }
     used = i;
   }
   for (; i < n; ++i) {
-    const double x = at<double>(data, i, step);
+    const double x = value(i);
     if (na_rm && std::isnan(x)) continue;
     s[0] += x;
     ++used;
   }
   *count += used;
   return (s[0] + s[1]) + (s[2] + s[3]);
+}
+
+const intptr_t kFlat = sizeof(double);
+
+long double sum_double(const char* data, intptr_t n, intptr_t step, bool na_rm, int64_t* count) {
+  if (step == kFlat) {
+    const double* x = reinterpret_cast<const double*>(data);
+    return sum_values([x](intptr_t i) { return x[i]; }, n, na_rm, count);
+  }
+  return sum_values([=](intptr_t i) { return at<double>(data, i, step); }, n, na_rm, count);
+}
+
+// The products are rounded to double by rsem::times_r, as the builtin `*` does.
+long double sum_products(const char* x, intptr_t sx, const char* y, intptr_t sy, intptr_t n,
+                         bool na_rm, int64_t* count) {
+  if (sx == kFlat && sy == kFlat) {
+    const double* a = reinterpret_cast<const double*>(x);
+    const double* b = reinterpret_cast<const double*>(y);
+    return sum_values([a, b](intptr_t i) { return rsem::times_r(a[i], b[i]); }, n, na_rm, count);
+  }
+  return sum_values(
+      [=](intptr_t i) { return rsem::times_r(at<double>(x, i, sx), at<double>(y, i, sy)); }, n,
+      na_rm, count);
 }
 
 void accumulate_double(Reduction r, bool na_rm, const char* data, intptr_t n, intptr_t step,
@@ -145,6 +170,11 @@ void accumulate(Reduction r, bool na_rm, gufunc_dtype t, const char* data, intpt
   } else {
     accumulate_int(r, na_rm, data, n, step, p);
   }
+}
+
+void accumulate_products(bool na_rm, const char* x, intptr_t x_step, const char* y, intptr_t y_step,
+                         intptr_t n, Partial* p) {
+  p->ld += sum_products(x, x_step, y, y_step, n, na_rm, &p->count);
 }
 
 void combine(Reduction r, bool na_rm, gufunc_dtype t, const Partial& b, Partial* acc) {

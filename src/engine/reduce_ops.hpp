@@ -28,6 +28,10 @@ struct Partial {
 // Accumulates n values of type `t` (step bytes apart) into p.
 void accumulate(Reduction r, bool na_rm, gufunc_dtype t, const char* data, intptr_t n,
                 intptr_t step, Partial* p);
+// Accumulates the sum (or mean) of the n products x[i] * y[i], each rounded to
+// double as the builtin `*` rounds it: sum(x * y) without storing the products.
+void accumulate_products(bool na_rm, const char* x, intptr_t x_step, const char* y, intptr_t y_step,
+                         intptr_t n, Partial* p);
 // Folds block partial `b` (a later block) into `acc`.
 void combine(Reduction r, bool na_rm, gufunc_dtype t, const Partial& b, Partial* acc);
 // The value of reduction node `r` over inputs of type `in`, from all blocks' partial.

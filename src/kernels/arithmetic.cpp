@@ -1,8 +1,8 @@
 // The arithmetic family: + - * / ^ %% %/% and unary - and +, with base R's
 // types (integer + integer is integer, / and ^ always double) and rules.
-#include "kernels/loop_options.hpp"  // first: covers everything below
 #include "dispatch/table.hpp"
 #include "kernels/builtins.hpp"
+#include "kernels/loop_options.hpp"  // first: covers everything below
 #include "kernels/r_semantics.hpp"
 #include "kernels/strided_loop.hpp"
 
@@ -75,6 +75,8 @@ struct Identity : Unary<T> {
 };
 
 }  // namespace
+
+gufunc_strided_kernel_t builtin_double_times_loop() { return binary_loop<TimesDouble>; }
 
 void register_arithmetic_kernels(Table& table) {
   const char* ii_i = "integer, integer -> integer";

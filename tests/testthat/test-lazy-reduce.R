@@ -76,3 +76,33 @@ test_that("several arguments, other options and numbers for any() go to base R",
   expect_identical(base_outcome(all(z)), base_outcome(all(a)))
   expect_identical(base_outcome(sum(z, na.rm = NA)), base_outcome(sum(a, na.rm = NA)))
 })
+
+test_that("sum and mean of a product multiply as they accumulate, like base R", {
+  # The engine folds the product into the reduction (no stored products): check it
+  # on special values, both operand orders, a recycled scalar and na.rm.
+  expect_close_or_identical <- function(got, expected, label) {
+    if (is.finite(expected)) {
+      expect_lte(abs(got - expected), 1e-14 * abs(expected), label = label)
+    } else {
+      expect_identical(got, expected, label = label)
+    }
+  }
+  inputs <- reduction_inputs()
+  for_engine_settings({
+    for (name in c("d", "d_na", "d_nan", "d_inf", "i_na", "all_na", "empty")) {
+      x <- inputs[[name]]
+      y <- rep_len(rev(inputs$d_nan), length(x))
+      for (fn in c("sum", "mean")) {
+        f <- match.fun(fn)
+        for (na.rm in c(FALSE, TRUE)) {
+          label <- paste(fn, name, na.rm)
+          expect_close_or_identical(f(lazy(x) * y, na.rm = na.rm), f(x * y, na.rm = na.rm), label)
+          expect_close_or_identical(f(y * lazy(x), na.rm = na.rm), f(y * x, na.rm = na.rm), label)
+          expect_close_or_identical(f(lazy(x) * 3, na.rm = na.rm), f(x * 3, na.rm = na.rm), label)
+          expect_close_or_identical(f((lazy(x) + 1) * (lazy(y) - 2), na.rm = na.rm),
+                                    f((x + 1) * (y - 2), na.rm = na.rm), label)
+        }
+      }
+    }
+  })
+})
