@@ -69,7 +69,7 @@ gufunc_call <- function(name, ..., namespace = "base") {
 # call gives (worked out on a stand-in that costs nothing); NULL when the engine
 # does not map these operands.
 lazy_map_call <- function(name, plain, computed, namespace, call) {
-  standin <- elementwise_attributes(seq_len(max(lengths(plain))), plain, name, call)
+  standin <- elementwise_attributes(standin_of(max(lengths(plain))), plain, name, call)
   .Call(C_lazy_map, name, computed, namespace, attributes(standin))
 }
 

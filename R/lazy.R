@@ -14,8 +14,9 @@
 #'   computes for the same expression;
 #' * `sum()`, `prod()`, `min()`, `max()`, `range()`, `mean()`, `any()` and `all()` of
 #'   one lazy value reduce it in the same pass, without materializing it;
-#' * printing, `head()` and `x[i]` for a run of consecutive positions compute only
-#'   those elements;
+#' * printing, `head()`, `tail()` and subsets that pick a few elements (`x[i]`,
+#'   `x[i, j]`: at most a quarter of `x`, or one run of consecutive positions)
+#'   compute only those elements;
 #' * any other function (for example `median()`, `sort()`, `format()`) sees an
 #'   ordinary R vector: its values are computed once, on first access, and cached.
 #'

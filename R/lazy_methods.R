@@ -78,10 +78,34 @@ mean.gufunc_lazy <- function(x, trim = 0, na.rm = FALSE, ...) {
 
 #' @export
 `[.gufunc_lazy` <- function(x, ...) {
-  # x[i] goes to R's subsetting, whose ALTREP hook computes only a run of
-  # consecutive positions; other subscripts read every value, so compute them once.
-  if (nargs() != 2L) materialize(x)
-  NextMethod()
+  # x[i] goes to R's subsetting, whose ALTREP hook computes only the positions
+  # picked when they are few; x[i, j, ...] picks positions the same way.
+  if (nargs() == 2L || !.Call(C_lazy_is_vector, x) || lazy_state(x) != "deferred") {
+    return(NextMethod())
+  }
+  lazy_pick(x, function(s) s[...], sys.call())
+}
+
+# head() and tail() give what they give for the plain vector or matrix (for a
+# matrix, tail() numbers the rows), computing only the elements they show.
+#' @rawNamespace S3method(utils::head, gufunc_lazy)
+head.gufunc_lazy <- function(x, ...) lazy_pick(x, function(s) utils::head(s, ...), sys.call())
+
+#' @rawNamespace S3method(utils::tail, gufunc_lazy)
+tail.gufunc_lazy <- function(x, ...) lazy_pick(x, function(s) utils::tail(s, ...), sys.call())
+
+# The elements of x that pick() selects, with the attributes it gives them. pick()
+# runs base R's rules (subscripts, drop, dimnames, errors) on a stand-in with x's
+# attributes holding each element's position (1:n costs nothing); the values at the
+# positions it picks are then read through the ALTREP subset hook, which computes
+# only those elements of a deferred value.
+lazy_pick <- function(x, pick, call) {
+  standin <- `attributes<-`(standin_of(length(x)), attributes(unclass(x)))
+  if (identical(call[[1L]], as.name("[.gufunc_lazy"))) call[[1L]] <- as.name("[")
+  picked <- tryCatch(pick(standin), error = function(e) stop(simpleError(conditionMessage(e), call)))
+  values <- .subset(x, as.vector(picked))
+  attributes(values) <- attributes(picked)
+  values
 }
 
 # Attribute replacements keep a lazy value deferred: base R's rules run on a
@@ -107,10 +131,15 @@ mean.gufunc_lazy <- function(x, trim = 0, na.rm = FALSE, ...) {
 reattributable <- function(x) .Call(C_lazy_is_vector, x) && identical(oldClass(x), "gufunc_lazy")
 
 reattribute <- function(x, set) {
-  standin <- seq_len(length(x))
-  attributes(standin) <- attributes(unclass(x))
+  standin <- `attributes<-`(standin_of(length(x)), attributes(unclass(x)))
   .Call(C_lazy_with_attributes, x, attributes(set(standin)))
 }
+
+# A stand-in for a vector of length n whose attributes base R's rules work out:
+# 1:n, which holds no data, in an ALTREP wrapper. Setting attributes on the bare
+# compact 1:n can expand it to n integers (`attr<-` and complex assignments in
+# byte-compiled code duplicate it), while a wrapper is duplicated by reference.
+standin_of <- function(n) `attributes<-`(seq_len(n), NULL)
 
 # A lazy value or a plain double, integer or logical vector or array.
 lazy_operand <- function(x) {
@@ -124,8 +153,8 @@ lazy_elementwise <- function(name, args, call, computed = args) {
   plain <- lapply(args, unclass)
   elementwise_check(plain, name, call)
   # The attributes are worked out on a stand-in of the result's length that costs
-  # nothing (1:n is compact), then installed on the lazy result when it is made.
-  standin <- seq_len(max(lengths(plain)))
+  # nothing, then installed on the lazy result when it is made.
+  standin <- standin_of(max(lengths(plain)))
   standin <- if (length(plain) == 2L) {
     binary_attributes(standin, plain[[1L]], plain[[2L]], elementwise_family(name, 2L), call)
   } else {

@@ -31,6 +31,16 @@ struct Interrupted {};
 unsigned evaluate(const NodePtr& root, intptr_t begin, intptr_t end, char* out,
                   const EvalOptions& options);
 
+// Elements [begin, end) of a value, one of the runs a subset picks.
+struct Run {
+  intptr_t begin, end;
+};
+// Evaluates the elements of `root` in each of `runs`, one run after another into
+// `out` (as many values as the runs hold): x[i, j] computes only what it picks. The
+// batch of an element-wise graph is built once for all runs.
+unsigned evaluate_runs(const NodePtr& root, const std::vector<Run>& runs, char* out,
+                       const EvalOptions& options);
+
 // The value of a reduction node, in base R's type for it: sum of integer/logical is
 // integer (a double when it leaves the int range, as R 4.x), mean and
 // prod are double, min/max keep integer, any/all are logical.

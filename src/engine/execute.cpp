@@ -421,6 +421,34 @@ unsigned evaluate(const NodePtr& root, intptr_t begin, intptr_t end, char* out,
   return run_root(root, begin, end, out, options);
 }
 
+unsigned evaluate_runs(const NodePtr& root, const std::vector<Run>& runs, char* out,
+                       const EvalOptions& options) {
+  for (const Run& r : runs) {
+    if (r.begin < 0 || r.end > root->length || r.begin > r.end) {
+      throw Error("gufunc_internal_error", "evaluation range outside the value");
+    }
+  }
+  const size_t es = dtype_size(root->dtype);
+  unsigned warnings = 0;
+  // Staged values (nested gufuncs) are computed for one range: go run by run.
+  Batch b;
+  const bool one_batch =
+      root->kind == NodeKind::Map && (b = build_batch(*root, out)).staged.empty();
+  if (one_batch) warnings |= resolve_reductions(&b, options);
+  for (const Run& r : runs) {
+    if (one_batch) {
+      WorkerOutcome outcome;
+      run_batch(b, r.begin, r.end, out, options, nullptr, &outcome);
+      check(outcome);
+      warnings |= outcome.warnings.load();
+    } else {
+      warnings |= evaluate(root, r.begin, r.end, out, options);
+    }
+    out += static_cast<size_t>(r.end - r.begin) * es;
+  }
+  return warnings;
+}
+
 ReduceResult reduce(const NodePtr& node, const EvalOptions& options) {
   if (node->kind != NodeKind::Reduce) {
     throw Error("gufunc_internal_error", "reduce() of a node that is not a reduction");

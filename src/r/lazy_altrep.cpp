@@ -83,49 +83,63 @@ const void* lazy_dataptr_or_null(SEXP x) {
   return values == R_NilValue ? nullptr : DATAPTR_RO(values);
 }
 
-// The 0-based first index when indx (1-based, as R's subscript code makes it)
-// is a run of consecutive in-range positions; -1 otherwise.
-R_xlen_t contiguous_start(SEXP indx, R_xlen_t length) {
-  const R_xlen_t n = XLENGTH(indx);
-  if (n == 0) return -1;
+// The 0-based position subscript indx[k] (1-based, as R's subscript code makes it)
+// picks, or -1 for NA and positions beyond x (which give NA).
+R_xlen_t position(SEXP indx, R_xlen_t k, R_xlen_t length) {
+  R_xlen_t i = -1;
   if (TYPEOF(indx) == INTSXP) {
-    const int* p = INTEGER(indx);
-    const R_xlen_t first = static_cast<R_xlen_t>(p[0]) - 1;
-    if (p[0] == NA_INTEGER || first < 0 || first + n > length) return -1;
-    for (R_xlen_t k = 1; k < n; ++k) {
-      if (p[k] != p[0] + k) return -1;
+    const int p = INTEGER(indx)[k];
+    if (p != NA_INTEGER) i = static_cast<R_xlen_t>(p) - 1;
+  } else {
+    const double d = REAL(indx)[k];
+    if (R_FINITE(d)) i = static_cast<R_xlen_t>(d - 1);
+  }
+  return i >= 0 && i < length ? i : -1;
+}
+
+// The runs of consecutive positions indx picks, in order. False when computing
+// them would cost more than computing x whole: a subscript that picks more than a
+// quarter of x, or in more than max(1024, length / 256) runs. One run of valid
+// positions, of any length, is always worth it.
+bool few_runs(SEXP indx, R_xlen_t length, std::vector<engine::Run>* runs) {
+  const R_xlen_t n = XLENGTH(indx);
+  const size_t max_runs = std::max<size_t>(1024, static_cast<size_t>(length / 256));
+  bool all_valid = true;
+  for (R_xlen_t k = 0; k < n; ++k) {
+    const R_xlen_t i = position(indx, k, length);
+    if (i < 0) {
+      all_valid = false;
+    } else if (!runs->empty() && runs->back().end == i) {
+      runs->back().end++;
+    } else if (runs->size() == max_runs) {
+      return false;
+    } else {
+      runs->push_back({i, i + 1});
     }
-    return first;
   }
-  const double* d = REAL(indx);
-  if (!R_FINITE(d[0]) || d[0] < 1) return -1;
-  const R_xlen_t first = static_cast<R_xlen_t>(d[0] - 1);
-  if (first + n > length) return -1;
-  for (R_xlen_t k = 1; k < n; ++k) {
-    if (!R_FINITE(d[k]) || static_cast<R_xlen_t>(d[k] - 1) != first + k) return -1;
+  return (all_valid && runs->size() == 1) || n <= length / 4;
+}
+
+// Copies the values picked (`picked`, in subscript order, skipping invalid
+// positions) to out, with NA where the subscript is NA or beyond x.
+template <class T>
+void spread(const T* picked, SEXP indx, R_xlen_t length, T na, T* out) {
+  for (R_xlen_t k = 0, j = 0; k < XLENGTH(indx); ++k) {
+    out[k] = position(indx, k, length) < 0 ? na : picked[j++];
   }
-  return first;
 }
 
 template <class T>
 void gather(const T* from, R_xlen_t length, SEXP indx, T na, T* to) {
-  const R_xlen_t n = XLENGTH(indx);
-  if (TYPEOF(indx) == INTSXP) {
-    const int* p = INTEGER(indx);
-    for (R_xlen_t k = 0; k < n; ++k) {
-      to[k] = (p[k] != NA_INTEGER && p[k] > 0 && p[k] <= length) ? from[p[k] - 1] : na;
-    }
-    return;
-  }
-  const double* d = REAL(indx);
-  for (R_xlen_t k = 0; k < n; ++k) {
-    const R_xlen_t i = R_FINITE(d[k]) ? static_cast<R_xlen_t>(d[k] - 1) : -1;
-    to[k] = (i >= 0 && i < length) ? from[i] : na;
+  for (R_xlen_t k = 0; k < XLENGTH(indx); ++k) {
+    const R_xlen_t i = position(indx, k, length);
+    to[k] = i < 0 ? na : from[i];
   }
 }
 
-// x[i] for base R's subsetting: a contiguous run of a deferred vector evaluates
-// only that run; any other index materializes x (once) and picks from the values.
+// x[i] for base R's subsetting (and x[i, j] through `[.gufunc_lazy`): a deferred
+// vector computes only the positions picked when they are few (few_runs);
+// otherwise x is materialized (once) and the values are picked from it.
 SEXP lazy_extract_subset(SEXP x, SEXP indx, SEXP) {
   if (TYPEOF(indx) != INTSXP && TYPEOF(indx) != REALSXP) return nullptr;
   unsigned warnings = 0;
@@ -133,12 +147,25 @@ SEXP lazy_extract_subset(SEXP x, SEXP indx, SEXP) {
     const LazyState& s = state_of(x);
     const R_xlen_t n = XLENGTH(indx);
     SEXP out = PROTECT(alloc_vector(sexptype_of(s.dtype), n));
-    const R_xlen_t first = values_of(x) == R_NilValue ? contiguous_start(indx, s.length) : -1;
-    if (first >= 0) {
-      read_lazy_region(x, first, first + n, data_of(out));
-    } else if (n > 0) {
+    std::vector<engine::Run> runs;
+    const bool doubles = s.dtype == GUFUNC_DOUBLE;
+    if (n == 0) {
+      // nothing to read
+    } else if (values_of(x) == R_NilValue && few_runs(indx, s.length, &runs)) {
+      size_t count = 0;
+      for (const engine::Run& r : runs) count += static_cast<size_t>(r.end - r.begin);
+      if (doubles) {
+        std::vector<double> picked(count);
+        read_lazy_runs(x, runs, picked.data());
+        spread(picked.data(), indx, s.length, NA_REAL, REAL(out));
+      } else {
+        std::vector<int> picked(count);
+        read_lazy_runs(x, runs, picked.data());
+        spread(picked.data(), indx, s.length, NA_INTEGER, INTEGER(out));
+      }
+    } else {
       SEXP values = materialize_lazy(x, &warnings);
-      if (s.dtype == GUFUNC_DOUBLE) {
+      if (doubles) {
         gather(REAL(values), s.length, indx, NA_REAL, REAL(out));
       } else {
         gather(INTEGER(values), s.length, indx, NA_INTEGER, INTEGER(out));

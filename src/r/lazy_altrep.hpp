@@ -11,7 +11,9 @@
 #include <Rinternals.h>
 
 #include <string>
+#include <vector>
 
+#include "engine/evaluate.hpp"
 #include "engine/graph.hpp"
 
 namespace gufunc {
@@ -64,6 +66,10 @@ SEXP materialize_lazy(SEXP x, unsigned* warnings);
 // Writes elements [begin, end) of x into out (values of x's R type) without
 // materializing x; warnings of a partial evaluation are not raised.
 void read_lazy_region(SEXP x, R_xlen_t begin, R_xlen_t end, void* out);
+
+// Writes the elements of x in each of `runs` one after another into out, without
+// materializing x; warnings are not raised (as read_lazy_region).
+void read_lazy_runs(SEXP x, const std::vector<engine::Run>& runs, void* out);
 
 // A short description of x for Inspect and print: "map double[1e7], deferred".
 std::string describe_lazy(SEXP x);

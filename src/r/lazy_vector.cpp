@@ -174,6 +174,25 @@ void read_lazy_region(SEXP x, R_xlen_t begin, R_xlen_t end, void* out) {
   });
 }
 
+void read_lazy_runs(SEXP x, const std::vector<engine::Run>& runs, void* out) {
+  LazyState& s = state_of(x);
+  SEXP values = values_of(x);
+  if (values != R_NilValue) {
+    const size_t width = width_of(s.dtype);
+    char* to = static_cast<char*>(out);
+    for (const engine::Run& r : runs) {
+      const size_t bytes = static_cast<size_t>(r.end - r.begin) * width;
+      std::memcpy(to, data_of(values) + r.begin * width, bytes);
+      to += bytes;
+    }
+    return;
+  }
+  const engine::NodePtr node = s.node;
+  evaluate_guarded(s, [&](const engine::EvalOptions& options) {
+    return engine::evaluate_runs(node, runs, static_cast<char*>(out), options);
+  });
+}
+
 std::string describe_lazy(SEXP x) {
   const LazyState& s = state_of(x);
   static const char* kinds[] = {"input", "scalar", "map", "reduce", "gufunc"};

@@ -35,10 +35,12 @@ test_that("a run of positions is read without materializing, for every type", {
       expect_identical(head(z, 3), head(ref, 3))
       expect_identical(tail(z, 3), tail(ref, 3))
       expect_false(is_materialized(z))
-      # Anything else reads every value: computed once, then picked from.
-      expect_identical(z[c(3, 1, 2)], ref[c(3, 1, 2)])
-      expect_true(is_materialized(z))
+      # A few scattered positions are computed run by run; a subscript picking
+      # more than a quarter of the value computes it whole, once, and picks from it.
+      expect_identical(z[c(3, 1, 2, NA, 4000)], ref[c(3, 1, 2, NA, 4000)])
+      expect_false(is_materialized(z))
       expect_identical(z[c(-1, -5)], ref[c(-1, -5)])
+      expect_true(is_materialized(z))
       expect_identical(z[2999:3002], ref[2999:3002])
     }
   })
@@ -59,12 +61,36 @@ test_that("subscripts past the end, NA, logical and names follow base R", {
   })
 })
 
-test_that("matrix subscripts give base R's result", {
+test_that("matrix subscripts give base R's result, computing only what they pick", {
   m <- matrix(runif(6000), 2000, dimnames = list(NULL, c("a", "b", "c")))
+  ref <- m + 1
+  for_engine_settings({
+    z <- lazy(m) + 1
+    expect_identical(z[1:3, ], ref[1:3, ])
+    expect_identical(z[, "b"], ref[, "b"])
+    expect_identical(z[2, 2, drop = FALSE], ref[2, 2, drop = FALSE])
+    expect_identical(z[c(9, NA, 2), c("c", "a")], ref[c(9, NA, 2), c("c", "a")])
+    expect_identical(z[-(1:1990), 3], ref[-(1:1990), 3])
+    expect_identical(z[cbind(c(1, 7), c(3, 2))], ref[cbind(c(1, 7), c(3, 2))])
+    expect_identical(head(z), head(ref))
+    expect_identical(tail(z, 2), tail(ref, 2))
+    expect_false(is_materialized(z))
+    expect_identical(z[z[, 1] > 1.5, ], ref[ref[, 1] > 1.5, ])
+    expect_error(z[2001, 1], "subscript out of bounds")
+    expect_error(z[1, 2, 3], "incorrect number of dimensions")
+  })
   z <- lazy(m) + 1
-  expect_identical(z[1:3, ], (m + 1)[1:3, ])
-  expect_identical(z[, "b"], (m + 1)[, "b"])
-  expect_identical(z[2, 2, drop = FALSE], (m + 1)[2, 2, drop = FALSE])
+  expect_identical(conditionCall(tryCatch(z[1, 2, 3], error = identity)), quote(z[1, 2, 3]))
+  a <- lazy(array(1:24, 2:4)) * 2L
+  expect_identical(a[2, , 3:4], (array(1:24, 2:4) * 2L)[2, , 3:4])
+})
+
+test_that("head() of a large lazy matrix computes only its rows", {
+  m <- matrix(runif(4e6), 400)
+  z <- sqrt(lazy(m) * 3)
+  expect_identical(head(z), head(sqrt(m * 3)))
+  expect_identical(head(z, c(2, 3)), head(sqrt(m * 3), c(2, 3)))
+  expect_false(is_materialized(z))
 })
 
 test_that("printing shows a header and the values, by region", {
