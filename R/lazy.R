@@ -23,7 +23,10 @@
 #' Everything the engine does not know falls back to base R with base R's result:
 #' other functions, `log()` with a base, `round()`, character, complex, factor or
 #' Date operands, and operands whose lengths differ (other than a single value
-#' against many, which is mapped lazily).
+#' against many, which is mapped lazily). An operator between a lazy value and an
+#' object whose class has its own method (a Date, difftime or factor) runs
+#' gufunc's method, which hands it to base R, from R 4.3 on; older R warns about
+#' "Incompatible methods" and computes it without either method.
 #'
 #' Operations on shorter vectors (fewer than 65536 elements, option
 #' `gufunc.lazy_min_length`) are computed at once by base R and return plain

@@ -40,6 +40,14 @@ Ops.gufunc_lazy <- function(e1, e2) {
   value
 }
 
+# R >= 4.3 asks which of two Ops methods runs when both operands have one (a lazy
+# value and a Date, difftime or factor, say). Ours: it maps what the engine knows
+# and hands everything else to base R on materialized values, where the other
+# class's method runs. Base R's result then comes without R's "Incompatible
+# methods" warning (which R < 4.3 still gives).
+#' @rawNamespace if (getRversion() >= "4.3.0") S3method(chooseOpsMethod, gufunc_lazy)
+chooseOpsMethod.gufunc_lazy <- function(x, y, mx, my, cl, reverse) TRUE
+
 #' @export
 Math.gufunc_lazy <- function(x, ...) {
   if (...length() > 0L || !.Generic %in% lazy_math_names) {

@@ -45,6 +45,32 @@ test_that("character, complex, factor and Date operands are base R's business", 
   expect_error(lazy(Sys.Date()), class = "gufunc_type_error")
 })
 
+test_that("Ops with a Date, difftime or factor give base R's result", {
+  # Ops.gufunc_lazy as R >= 4.3 runs it when chooseOpsMethod() picks it over the
+  # other operand's method (R < 4.3 warns about incompatible methods instead).
+  ops <- function(op, e1, e2) {
+    method <- gufunc:::Ops.gufunc_lazy
+    environment(method) <- list2env(list(.Generic = op), parent = environment(method))
+    method(e1, e2)
+  }
+  x <- as.numeric(sample.int(100L, 3000, TRUE))
+  z <- lazy(x)
+  d <- .Date(17000 + seq_len(3000))
+  dt <- as.difftime(rep(3, 3000), units = "days")
+  f <- factor(sample(letters, 3000, TRUE))
+  expect_identical(ops("+", z, d), x + d)
+  expect_identical(ops("+", d, z), d + x)
+  expect_identical(ops("-", d, z), d - x)
+  expect_identical(ops("*", z, dt), x * dt)
+  expect_identical(base_outcome(ops("==", z, f)), base_outcome(x == f))
+  expect_true(gufunc:::chooseOpsMethod.gufunc_lazy(z, d, NULL, NULL, NULL, FALSE))
+  skip_if(getRversion() < "4.3.0", "chooseOpsMethod() needs R >= 4.3")
+  expect_no_warning(z + d)
+  expect_identical(z + d, x + d)
+  expect_identical(d + z, d + x)
+  expect_identical(z * dt, x * dt)
+})
+
 test_that("general recycling gives base R's result and warning", {
   a <- runif(3000)
   z <- lazy(a)
