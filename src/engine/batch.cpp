@@ -43,7 +43,13 @@ class Linearizer {
         continue;
       }
       if (n->kind == NodeKind::Input) {
-        ids_[key] = add_value({ValueKind::Input, n->dtype, n});
+        // Input nodes viewing the same elements (a plain vector given to several
+        // operations) are one value: read once per block, listed once in plans.
+        const auto view = std::make_tuple(n->view.data, n->view.dtype, n->view.length);
+        const auto seen = inputs_.find(view);
+        ids_[key] = seen != inputs_.end()
+                        ? seen->second
+                        : (inputs_[view] = add_value({ValueKind::Input, n->dtype, n}));
         continue;
       }
       if (n->kind == NodeKind::Scalar) {
@@ -178,6 +184,7 @@ class Linearizer {
 
   Batch& b_;
   std::map<Key, int> ids_;
+  std::map<std::tuple<const char*, gufunc_dtype, intptr_t>, int> inputs_;  // by view
   std::map<std::tuple<int, int, intptr_t>, int> casts_;
 };
 

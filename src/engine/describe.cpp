@@ -18,7 +18,7 @@ double bytes_of(const Node& n) { return static_cast<double>(n.length) * dtype_si
 // Adds the kernels of the batch for `root` (after those of its nested reductions
 // and staged values, which run first).
 void add_batches(const Node& root, const EvalOptions& options, Plan* plan,
-                 std::unordered_set<const Node*>* inputs_seen) {
+                 std::unordered_set<const char*>* inputs_seen) {
   const Batch b = build_batch(root, root.kind == NodeKind::Reduce ? nullptr : &root);
   auto end_previous = [&](const std::string& why) {
     if (!plan->kernels.empty() && plan->kernels.back().split_reason.empty()) {
@@ -62,7 +62,7 @@ void add_batches(const Node& root, const EvalOptions& options, Plan* plan,
   for (const Value& v : b.values) {
     if (v.kind != ValueKind::Input) continue;
     plan->bytes_read += bytes_of(*v.node);  // every batch reads its inputs once
-    if (!inputs_seen->insert(v.node).second) continue;
+    if (!inputs_seen->insert(v.node->view.data).second) continue;  // one entry per vector
     plan->inputs.push_back(std::string(dtype_name(v.dtype)) + "[" + std::to_string(v.node->length) +
                            "]");
   }
@@ -91,7 +91,7 @@ double base_r_bytes(const NodePtr& root) {
 Plan describe(const NodePtr& root, const EvalOptions& options) {
   Plan plan;
   plan.threads = options.runner ? options.runner->threads() : 1;
-  std::unordered_set<const Node*> inputs_seen;
+  std::unordered_set<const char*> inputs_seen;
   add_batches(*root, options, &plan, &inputs_seen);
   if (plan.block_size == 0) plan.block_size = block_elements(2, options.block_size);
   plan.base_r_bytes = base_r_bytes(root);

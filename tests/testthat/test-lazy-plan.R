@@ -24,6 +24,20 @@ test_that("a plan describes the fused evaluation of an expression", {
   })
 })
 
+test_that("a plain vector used by several operations is one input, read once", {
+  x <- runif(1e6)
+  a <- lazy(x)
+  b <- runif(1e6)
+  p <- lazy_plan((a + b) * b - b)
+  expect_length(p$inputs, 2L)
+  expect_identical(p$bytes_read, 16e6)
+  for_engine_settings(expect_identical(materialize((a + b) * b - b), (x + b) * b - b))
+  m <- matrix(runif(8e4), 8)
+  w <- inner(lazy(m) * 2, m)
+  expect_length(lazy_plan(w)$inputs, 1L)
+  expect_identical(materialize(w), inner(m * 2, m))
+})
+
 test_that("every kernel of a plan prints with its instructions and split reason", {
   a <- lazy(runif(1e5))
   p <- lazy_plan(exp(-a * a / 2) * sin(a) + a)
