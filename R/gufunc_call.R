@@ -51,6 +51,11 @@ gufunc_call <- function(name, ..., namespace = "base") {
     value <- if (elementwise) {
       lazy_map_call(name, plain, computed, namespace, sys.call())
     } else {
+      # Nested gufuncs are evaluated one level at a time, recursively: an operand
+      # nesting many is computed now, so chains of any length work.
+      for (a in args[is_lazy_arg]) {
+        if (.Call(C_lazy_gufunc_depth, a) >= max_gufunc_nesting) materialize(a)
+      }
       .Call(C_lazy_gufunc, name, args, namespace)
     }
     if (!is.null(value)) return(value)
@@ -64,6 +69,9 @@ gufunc_call <- function(name, ..., namespace = "base") {
   if (elementwise) outs[[1L]] <- elementwise_attributes(outs[[1L]], args, name, call = sys.call())
   if (length(outs) == 1L) outs[[1L]] else outs
 }
+
+# Gufunc calls a lazy operand may nest before gufunc_call() computes it.
+max_gufunc_nesting <- 100L
 
 # The lazy map of element-wise `name` over `computed` with the attributes an eager
 # call gives (worked out on a stand-in that costs nothing); NULL when the engine

@@ -1,6 +1,7 @@
 // Graph nodes (see graph.hpp).
 #include "engine/graph.hpp"
 
+#include <algorithm>
 #include <unordered_set>
 
 #include "dispatch/apply.hpp"
@@ -62,6 +63,14 @@ NodePtr make_scalar_int(int value, gufunc_dtype dtype) {
   return n;
 }
 
+namespace {
+int deepest_gufunc(const std::vector<NodePtr>& args) {
+  int depth = 0;
+  for (const NodePtr& a : args) depth = std::max(depth, a->gufunc_depth);
+  return depth;
+}
+}  // namespace
+
 NodePtr make_map(std::shared_ptr<const Function> fn, std::vector<NodePtr> args) {
   const Function& f = *fn;
   if (!is_elementwise(f, static_cast<int>(args.size()))) {
@@ -87,6 +96,7 @@ NodePtr make_map(std::shared_ptr<const Function> fn, std::vector<NodePtr> args) 
   auto n = std::make_shared<Node>(NodeKind::Map, match.types[args.size()], any_empty ? 0 : length);
   n->function = fn;
   n->match = std::move(match);
+  n->gufunc_depth = deepest_gufunc(args);
   n->children = std::move(args);
   return n;
 }
@@ -113,6 +123,7 @@ NodePtr make_gufunc(std::shared_ptr<const Function> fn, std::vector<NodePtr> arg
   n->function = fn;
   n->match = plan->match;
   n->apply = std::move(plan);
+  n->gufunc_depth = deepest_gufunc(args) + 1;
   n->children = std::move(args);
   return n;
 }
@@ -154,6 +165,7 @@ NodePtr make_reduce(Reduction r, bool na_rm, NodePtr arg) {
   auto n = std::make_shared<Node>(NodeKind::Reduce, t, r == Reduction::Range ? 2 : 1);
   n->reduction = r;
   n->na_rm = na_rm;
+  n->gufunc_depth = arg->gufunc_depth;
   n->children.push_back(std::move(arg));
   return n;
 }

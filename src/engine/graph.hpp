@@ -43,17 +43,20 @@ struct Node {
   gufunc_dtype dtype;  // type of the node's values
   intptr_t length;     // number of elements (1 for scalars and reductions)
 
-  View view;                           // Input
-  double scalar_double = 0;            // Scalar of dtype double
-  int scalar_int = 0;                  // Scalar of dtype integer or logical
+  View view;                 // Input
+  double scalar_double = 0;  // Scalar of dtype double
+  int scalar_int = 0;        // Scalar of dtype integer or logical
   // Map, Gufunc: shared, so re-registering or removing the function while a lazy
   // value still needs it does not free its kernels and state.
   std::shared_ptr<const Function> function;
-  TypeMatch match;                     // Map, Gufunc: kernel set and argument types
+  TypeMatch match;  // Map, Gufunc: kernel set and argument types
   // Gufunc: the resolved call (types, core and loop dims, variant), made once at creation.
   std::shared_ptr<const ApplyPlan> apply;
   Reduction reduction = Reduction::Sum;
   bool na_rm = false;  // Reduce
+  // Gufunc nodes on the longest path down from this one: nested gufuncs are
+  // evaluated recursively, one level each (execute.cpp).
+  int gufunc_depth = 0;
   std::vector<NodePtr> children;
 
   Node(NodeKind k, gufunc_dtype t, intptr_t n) : kind(k), dtype(t), length(n) {}

@@ -138,11 +138,20 @@ SEXP lazy_describe_entry(SEXP x) {
   });
 }
 
+// Gufunc calls nested in x's graph (0 for plain and materialized values).
+SEXP lazy_gufunc_depth_entry(SEXP x) {
+  return guarded([&]() -> SEXP {
+    SEXP lazy = lazy_inside(x);
+    return Rf_ScalarInteger(lazy == nullptr ? 0 : lazy_node_use(lazy).node->gufunc_depth);
+  });
+}
+
 }  // namespace
 
 }  // namespace r
 }  // namespace gufunc
 
+GUFUNC_CALL_ENTRY(lazy_gufunc_depth, gufunc::r::lazy_gufunc_depth_entry, 1);
 GUFUNC_CALL_ENTRY(lazy_wrap, gufunc::r::lazy_wrap_entry, 1);
 GUFUNC_CALL_ENTRY(lazy_materialize, gufunc::r::lazy_materialize_entry, 1);
 GUFUNC_CALL_ENTRY(lazy_with_attributes, gufunc::r::lazy_with_attributes_entry, 2);
