@@ -89,7 +89,7 @@ materialize <- function(x) {
   x
 }
 
-# Test hook: whether the values of x are computed (TRUE for plain vectors).
+# Whether the values of x are computed (TRUE for plain vectors); tests use it too.
 is_materialized <- function(x) .Call(C_lazy_is_materialized, x)
 
 # "deferred", "materialized" or "failed: <message>".

@@ -88,9 +88,7 @@ mean.gufunc_lazy <- function(x, trim = 0, na.rm = FALSE, ...) {
 `[.gufunc_lazy` <- function(x, ...) {
   # x[i] goes to R's subsetting, whose ALTREP hook computes only the positions
   # picked when they are few; x[i, j, ...] picks positions the same way.
-  if (nargs() == 2L || !.Call(C_lazy_is_vector, x) || lazy_state(x) != "deferred") {
-    return(NextMethod())
-  }
+  if (nargs() == 2L || is_materialized(x)) return(NextMethod())
   lazy_pick(x, function(s) s[...], sys.call())
 }
 
