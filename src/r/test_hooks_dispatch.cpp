@@ -5,6 +5,7 @@
 
 #include "dispatch/table.hpp"
 #include "dispatch/typecheck.hpp"
+#include "kernels/matched_libm.hpp"
 #include "r/call_registry.hpp"
 #include "r/guard.hpp"
 
@@ -148,18 +149,18 @@ SEXP register_test_kernels() {
     register_probes("gufunc_test_S", false, false, false, true);
     register_probes("gufunc_test_C", true, false, false, false);
     Table& t = table("gufunc_test");
-    t.add_kernel({"inner", "double(n), double(n) -> double()", nullptr, nullptr, nullptr,
-                  nullptr, inner_strided, nullptr});
-    t.add_kernel({"matvec", "double(m,n), double(n) -> double(m)", nullptr, nullptr,
-                  matvec_fortran, nullptr, nullptr, nullptr});
+    t.add_kernel({"inner", "double(n), double(n) -> double()", nullptr, nullptr, nullptr, nullptr,
+                  inner_strided, nullptr});
+    t.add_kernel({"matvec", "double(m,n), double(n) -> double(m)", nullptr, nullptr, matvec_fortran,
+                  nullptr, nullptr, nullptr});
     t.add_kernel({"fail_negative", "double -> double", nullptr, nullptr, nullptr, nullptr,
                   fail_negative, nullptr});
-    t.add_kernel({"spread", "double(n) -> double(3)", spread_constraint, nullptr, nullptr,
-                  nullptr, spread_strided, nullptr});
-    t.add_kernel({"hooked", "integer -> integer", nullptr, nullptr, nullptr, nullptr, copy_int,
-                  nullptr});
-    t.add_kernel({"hooked", "double -> double", nullptr, nullptr, nullptr, nullptr,
-                  copy_double, nullptr});
+    t.add_kernel({"spread", "double(n) -> double(3)", spread_constraint, nullptr, nullptr, nullptr,
+                  spread_strided, nullptr});
+    t.add_kernel(
+        {"hooked", "integer -> integer", nullptr, nullptr, nullptr, nullptr, copy_int, nullptr});
+    t.add_kernel(
+        {"hooked", "double -> double", nullptr, nullptr, nullptr, nullptr, copy_double, nullptr});
     t.find("hooked")->set_typecheck(hook_typecheck);
     return R_NilValue;
   });
@@ -167,7 +168,11 @@ SEXP register_test_kernels() {
 
 }  // namespace
 
+// Whether exp, sin and cos run their fast path here (tests and benchmarks report it).
+SEXP matched_libm_available() { return Rf_ScalarLogical(matched::fast_path_available()); }
+
 }  // namespace r
 }  // namespace gufunc
 
 GUFUNC_CALL_ENTRY(register_test_kernels, gufunc::r::register_test_kernels, 0);
+GUFUNC_CALL_ENTRY(matched_libm_available, gufunc::r::matched_libm_available, 0);
