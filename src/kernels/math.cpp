@@ -1,12 +1,14 @@
 // The Math family: one-argument functions on doubles (abs also on integers),
 // following base R's math1(): a NaN result from a NaN input is that input (so
 // NA stays NA), a new NaN raises "NaNs produced".
+// clang-format off
+#include "kernels/loop_options.hpp"  // first: covers everything below
+// clang-format on
 #include <cmath>
 #include <cstdlib>
 
 #include "dispatch/table.hpp"
 #include "kernels/builtins.hpp"
-#include "kernels/loop_options.hpp"  // first: covers everything below
 #include "kernels/matched_libm.hpp"
 #include "kernels/r_semantics.hpp"
 #include "kernels/strided_loop.hpp"
