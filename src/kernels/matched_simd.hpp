@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>  // first: defines __GLIBC__ on glibc
+#include <cstring>
 
 #if defined(__x86_64__) && defined(__GLIBC__) && (defined(__GNUC__) || defined(__clang__))
 #define GUFUNC_MATCHED_LIBM 1
@@ -105,32 +106,57 @@ GUFUNC_AVX2_FMA inline V rounding_certain(V hi, V lo, double margin) {
   return _mm256_andnot_pd(power_of_two, inside);
 }
 
+// For each 4-bit lane mask: its set lanes in order, in the 16-bit slots of a word,
+// and their count. Adding 4 q to every slot (4 q kEachLane) gives element indices.
+constexpr uint64_t kEachLane = 0x0001000100010001ULL;
+struct MaskLanes {
+  uint64_t lanes[16];
+  uint8_t count[16];
+  constexpr MaskLanes() : lanes(), count() {
+    for (unsigned mask = 0; mask < 16; ++mask) {
+      for (unsigned lane = 0; lane < 4; ++lane) {
+        if (!(mask >> lane & 1)) continue;
+        lanes[mask] |= uint64_t(lane) << (16 * count[mask]);
+        ++count[mask];
+      }
+    }
+  }
+};
+constexpr MaskLanes kMaskLanes;
+
 // Runs a 4-lane kernel `quad(x, certain) -> y` over x[0..n) and gives the other
-// elements (uncertain lanes, the tail) to fn. The fast pass has no branch on the
-// data: an uncertain lane stores its input in y and each quad's lane mask is kept,
-// and a second pass redoes those lanes with fn. (A branch per quad mispredicts
-// often, and each miss discards the long computations in flight.) y may alias x.
+// elements (uncertain lanes, the tail) to fn. No pass branches on the data: a
+// branch per quad or per lane mispredicts often on real data, and each miss
+// discards the long computations in flight. The fast pass stores an uncertain
+// lane's input in y and keeps each quad's lane mask; a second pass appends each
+// quad's uncertain lanes to a list (one 4-slot store from kMaskLanes, advanced by
+// their count); a third calls fn on the listed elements. y may alias x.
 template <class Quad>
 GUFUNC_AVX2_FMA inline void for_each_quad(const double* x, double* y, intptr_t n, ScalarFn fn,
                                           unsigned& warn, Quad quad) {
   constexpr intptr_t kChunk = 1024;  // elements
-  uint8_t certain_lanes[kChunk / 4];
+  uint8_t uncertain[kChunk / 4];
+  uint16_t pending[kChunk];  // a quad stores 4 slots from count <= 4 q
   const intptr_t quads_end = n - n % 4;
   for (intptr_t start = 0; start < quads_end; start += kChunk) {
-    const intptr_t stop = start + kChunk < quads_end ? start + kChunk : quads_end;
-    for (intptr_t i = start; i < stop; i += 4) {
-      const V xv = _mm256_loadu_pd(x + i);
+    const intptr_t quads = ((start + kChunk < quads_end ? start + kChunk : quads_end) - start) / 4;
+    for (intptr_t q = 0; q < quads; ++q) {
+      const V xv = _mm256_loadu_pd(x + start + 4 * q);
       V certain;
       const V yv = quad(xv, certain);
-      _mm256_storeu_pd(y + i, _mm256_blendv_pd(xv, yv, certain));
-      certain_lanes[(i - start) / 4] = static_cast<uint8_t>(_mm256_movemask_pd(certain));
+      _mm256_storeu_pd(y + start + 4 * q, _mm256_blendv_pd(xv, yv, certain));
+      uncertain[q] = static_cast<uint8_t>(~_mm256_movemask_pd(certain) & 0xF);
     }
-    for (intptr_t i = start; i < stop; i += 4) {
-      const unsigned lanes = certain_lanes[(i - start) / 4];
-      if (lanes == 0xF) continue;
-      for (int lane = 0; lane < 4; ++lane) {
-        if (!(lanes & (1u << lane))) y[i + lane] = fn(y[i + lane], warn);
-      }
+    intptr_t count = 0;
+    for (intptr_t q = 0; q < quads; ++q) {
+      const unsigned mask = uncertain[q];
+      const uint64_t indices = kMaskLanes.lanes[mask] + static_cast<uint64_t>(4 * q) * kEachLane;
+      std::memcpy(pending + count, &indices, sizeof indices);
+      count += kMaskLanes.count[mask];
+    }
+    for (intptr_t j = 0; j < count; ++j) {
+      double& v = y[start + pending[j]];
+      v = fn(v, warn);
     }
   }
   for (intptr_t i = quads_end; i < n; ++i) y[i] = fn(x[i], warn);
