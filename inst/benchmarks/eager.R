@@ -1,7 +1,7 @@
 # End-to-end timings of eager gufunc_call() against base R and a hand-written
 # RcppParallel loop, measured in the same run (medians, milliseconds).
 # Usage: Rscript inst/benchmarks/eager.R [n]   (default n = 1e7)
-# The packages and median_ms(), from common.R beside this script.
+# The packages and medians_ms(), from common.R beside this script.
 source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])),
                  "common.R"))
 args <- commandArgs(TRUE)
@@ -67,11 +67,12 @@ cat(sprintf("%-20s %7s %9s %9s %9s %11s %11s\n", "expression", "threads", "base_
             "gufunc_ms", "hand_ms", "base/gufunc", "gufunc/hand"))
 for (cs in cases) {
   stopifnot(identical(cs[[2]](), cs[[3]]()))
-  base <- median_ms(cs[[2]], reps = 9)
   for (threads in 1:2) {
     old <- options(gufunc.threads = threads)
-    g <- median_ms(cs[[3]], reps = 9)
-    h <- median_ms(function() cs[[4]](threads), reps = 9)
+    ms <- medians_ms(list(cs[[2]], cs[[3]], function() cs[[4]](threads)), reps = 9)
+    base <- ms[1]
+    g <- ms[2]
+    h <- ms[3]
     options(old)
     cat(sprintf("%-20s %7d %9.1f %9.1f %9.1f %11.2f %11.2f\n", cs[[1]], threads, base, g, h,
                 base / g, g / h))

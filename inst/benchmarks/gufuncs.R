@@ -6,7 +6,7 @@
 #            first compile time and the time of a second, cached gufunc_cpp() call
 #   reduce_dims over rows / columns vs colSums() / rowSums() (base R's C loops)
 # Usage: Rscript inst/benchmarks/gufuncs.R [k] [L]   (defaults k = 1e5, L = 1e6)
-# The packages and median_ms(), from common.R beside this script.
+# The packages and medians_ms(), from common.R beside this script.
 source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])),
                  "common.R"))
 args <- commandArgs(TRUE)
@@ -113,8 +113,9 @@ for (cs in cases) {
   base <- median_ms(cs[[3]], reps = 3)
   for (threads in 1:2) {
     old <- options(gufunc.threads = threads)
-    g <- median_ms(cs[[4]])
-    h <- median_ms(function() cs[[5]](threads))
+    ms <- medians_ms(list(cs[[4]], function() cs[[5]](threads)))
+    g <- ms[1]
+    h <- ms[2]
     options(old)
     cat(sprintf("%-17s %-9s %3d %9.1f %9.1f %9.1f %11.2f %11.2f  %s\n", cs[[1]], cs[[2]], threads,
                 base, g, h, base / g, g / h, cs[[6]]))
@@ -125,8 +126,9 @@ cat("\ngufunc_cpp kernel (inner written as a body) vs the builtin inner, L =", L
 cat(sprintf("%3s %10s %9s %12s\n", "thr", "builtin_ms", "user_ms", "user/builtin"))
 for (threads in 1:2) {
   old <- options(gufunc.threads = threads)
-  b <- median_ms(function() inner(a8, b8))
-  u <- median_ms(function() user_inner(a8, b8))
+  ms <- medians_ms(list(function() inner(a8, b8), function() user_inner(a8, b8)))
+  b <- ms[1]
+  u <- ms[2]
   options(old)
   cat(sprintf("%3d %10.1f %9.1f %12.2f\n", threads, b, u, u / b))
 }
@@ -137,14 +139,16 @@ unlink(cache, recursive = TRUE)
 cat("\nreduce_dims on a 1000 x 10000 matrix vs colSums / rowSums\n")
 m <- matrix(runif(1e7), 1000)
 stopifnot(identical(reduce_dims(m, "sum", 1), colSums(m)))
-col_ms <- median_ms(function() colSums(m))
-row_ms <- median_ms(function() rowSums(m))
 cat(sprintf("%3s %12s %10s %12s %12s %10s %12s\n", "thr", "dims=1 ms", "colSums", "ratio",
             "dims=2 ms", "rowSums", "ratio"))
 for (threads in 1:2) {
   old <- options(gufunc.threads = threads)
-  g1 <- median_ms(function() reduce_dims(m, "sum", 1))
-  g2 <- median_ms(function() reduce_dims(m, "sum", 2))
+  ms <- medians_ms(list(function() reduce_dims(m, "sum", 1), function() colSums(m),
+                        function() reduce_dims(m, "sum", 2), function() rowSums(m)))
+  g1 <- ms[1]
+  col_ms <- ms[2]
+  g2 <- ms[3]
+  row_ms <- ms[4]
   options(old)
   cat(sprintf("%3d %12.1f %10.1f %12.2f %12.1f %10.1f %12.2f\n", threads, g1, col_ms,
               col_ms / g1, g2, row_ms, row_ms / g2))

@@ -2,7 +2,7 @@
 # engine (materialized result, or the reduction's value) and a hand-written fused
 # RcppParallel loop, measured in the same run, for 1 and 2 threads.
 # Usage: Rscript inst/benchmarks/lazy.R [n]   (default n = 1e7)
-# The packages and median_ms(), from common.R beside this script.
+# The packages and medians_ms(), from common.R beside this script.
 source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])),
                  "common.R"))
 args <- commandArgs(TRUE)
@@ -107,13 +107,14 @@ for (id in names(cases)) {
   got <- cs[[3]]()
   same <- if (id == "E4") abs(got - ref) <= 1e-14 * abs(ref) else identical(got, ref)
   if (!same) stop(id, ": gufunc's result differs from base R")
-  base <- median_ms(cs[[2]])
   base_mb <- peak_mb(cs[[2]])
   for (threads in 1:2) {
     old <- options(gufunc.threads = threads)
-    g <- median_ms(cs[[3]])
+    ms <- medians_ms(list(cs[[2]], cs[[3]], function() cs[[4]](threads)))
+    base <- ms[1]
+    g <- ms[2]
+    h <- ms[3]
     g_mb <- peak_mb(cs[[3]])
-    h <- median_ms(function() cs[[4]](threads))
     options(old)
     cat(sprintf("%-3s %-22s %3d %9.1f %9.1f %9.1f %11.2f %9.2f %8.0f %8.0f\n", id, cs[[1]],
                 threads, base, g, h, base / g, g / h, base_mb, g_mb))
