@@ -1,6 +1,6 @@
 // Reduction accumulators (see reduce_ops.hpp).
 // clang-format off
-#include "kernels/loop_options.hpp"  // first: the product loop below is a kernel loop
+#include "kernels/loop_options.hpp"  // first: sum_values' loops are kernel loops
 // clang-format on
 #include "engine/reduce_ops.hpp"
 
@@ -43,17 +43,23 @@ T at(const char* data, intptr_t i, intptr_t step) {
 
 // Sum of value(0), ..., value(n - 1) in long double, four accumulators so additions
 // overlap; the order differs from base R's single accumulator only in the last bits
-// of long double. With na_rm, NaN values are skipped.
+// of long double. With na_rm, NaN values are skipped. The four values of a step are
+// formed before they are added, so the vectorizer computes them in vector registers
+// and the loop is left with little but loads and the long double additions. Always
+// inlined, so a caller compiled for AVX2 (sum_flat_products) vectorizes it for AVX2.
 template <class ValueAt>
-long double sum_values(ValueAt value, intptr_t n, bool na_rm, int64_t* count) {
+[[gnu::always_inline]] inline long double sum_values(ValueAt value, intptr_t n, bool na_rm,
+                                                     int64_t* count) {
   long double s[4] = {0, 0, 0, 0};
   intptr_t i = 0, used = 0;
   if (!na_rm) {
     for (; i + 4 <= n; i += 4) {
-      s[0] += value(i);
-      s[1] += value(i + 1);
-      s[2] += value(i + 2);
-      s[3] += value(i + 3);
+      double v[4];
+      for (int j = 0; j < 4; ++j) v[j] = value(i + j);
+      s[0] += v[0];
+      s[1] += v[1];
+      s[2] += v[2];
+      s[3] += v[3];
     }
     used = i;
   }
@@ -77,26 +83,13 @@ long double sum_double(const char* data, intptr_t n, intptr_t step, bool na_rm, 
   return sum_values([=](intptr_t i) { return at<double>(data, i, step); }, n, na_rm, count);
 }
 
-// Sum of x[i] * y[i], the products rounded as the builtin `*` rounds them
-// (rsem::times_r), over contiguous arrays without na_rm: like sum_values, but the
-// products are formed four at a time in vector registers (GCC's SLP vectorizer),
-// leaving the loop little but loads and the long double additions. Streaming the
-// operands and adding stay in one loop, so memory and arithmetic overlap.
+// sum_values of x[i] * y[i] over contiguous arrays, also compiled for AVX2: four
+// products from one vector multiply (0.7 instead of 1.1 ns per element on one core,
+// 0.9 with two-lane SSE2). Streaming and adding stay in one loop, so memory and
+// arithmetic overlap.
 GUFUNC_SIMD_CLONES long double sum_flat_products(const double* a, const double* b, intptr_t n,
-                                                 int64_t* count) {
-  long double s[4] = {0, 0, 0, 0};
-  intptr_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    double p[4];
-    for (int j = 0; j < 4; ++j) p[j] = rsem::times_r(a[i + j], b[i + j]);
-    s[0] += p[0];
-    s[1] += p[1];
-    s[2] += p[2];
-    s[3] += p[3];
-  }
-  for (; i < n; ++i) s[0] += rsem::times_r(a[i], b[i]);
-  *count += n;
-  return (s[0] + s[1]) + (s[2] + s[3]);
+                                                 bool na_rm, int64_t* count) {
+  return sum_values([a, b](intptr_t i) { return rsem::times_r(a[i], b[i]); }, n, na_rm, count);
 }
 
 // The products are rounded to double by rsem::times_r, as the builtin `*` does.
@@ -105,8 +98,7 @@ long double sum_products(const char* x, intptr_t sx, const char* y, intptr_t sy,
   if (sx == kFlat && sy == kFlat) {
     const double* a = reinterpret_cast<const double*>(x);
     const double* b = reinterpret_cast<const double*>(y);
-    if (!na_rm) return sum_flat_products(a, b, n, count);
-    return sum_values([a, b](intptr_t i) { return rsem::times_r(a[i], b[i]); }, n, na_rm, count);
+    return sum_flat_products(a, b, n, na_rm, count);
   }
   return sum_values(
       [=](intptr_t i) { return rsem::times_r(at<double>(x, i, sx), at<double>(y, i, sy)); }, n,
