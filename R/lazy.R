@@ -49,7 +49,8 @@
 #' @return `lazy()`: a lazy value of class `"gufunc_lazy"` with the attributes of
 #'   `x`. `is_lazy()`: `TRUE` or `FALSE`. `materialize()`: the plain values with the
 #'   attributes of `x` but the `"gufunc_lazy"` class; `x` itself when it is not lazy.
-#' @seealso [lazy_plan()] for how an expression will be evaluated.
+#' @seealso [lazy_plan()] for how an expression will be evaluated;
+#'   [gufunc_buffer_pool()] for the memory of large results.
 #' @export
 #' @examples
 #' a <- lazy(runif(1e6))

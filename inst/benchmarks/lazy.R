@@ -56,13 +56,15 @@ double hand_dot(Rcpp::NumericVector a, Rcpp::NumericVector b, int threads) {
 
 # Peak memory (MB) while computing f once, above what was resident before: the
 # process's peak resident set on Linux (reset through /proc/self/clear_refs, so it
-# also counts memory R's gc() does not see); elsewhere R's own heap peak.
+# also counts memory R's gc() does not see); elsewhere R's own heap peak. gufunc's
+# kept result buffers are freed first, so a result counts in full.
 rss_mb <- function(field) {
   line <- grep(paste0("^", field, ":"), readLines("/proc/self/status"), value = TRUE)
   as.numeric(gsub("[^0-9]", "", line)) / 1024
 }
 peak_mb <- function(f) {
   gc()
+  gufunc_buffer_pool(release = TRUE)
   if (file.exists("/proc/self/clear_refs")) {
     cat("5", file = "/proc/self/clear_refs")
     before <- rss_mb("VmRSS")
@@ -99,6 +101,8 @@ cat(sprintf("n = %.0f; cores: %d; block size: %s\n", n, RcppParallel::defaultNum
 # exp, sin and cos take a fast path with the C library's exact values where it runs.
 cat(sprintf("fast exp/sin/cos (glibc, AVX2 + FMA): %s\n",
             .Call(gufunc:::C_matched_libm_available)))
+# Freed results' memory is reused by the next large result (?gufunc_buffer_pool).
+cat(sprintf("result buffer pool: %g MB\n", gufunc_buffer_pool()$limit_megabytes))
 cat(sprintf("%-3s %-22s %3s %9s %9s %9s %11s %9s %8s %8s\n", "", "expression", "thr", "base_ms",
             "gufunc_ms", "hand_ms", "base/gufunc", "gufunc/hand", "base_MB", "gufunc_MB"))
 for (id in names(cases)) {

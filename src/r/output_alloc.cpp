@@ -3,10 +3,14 @@
 
 #include <R_ext/Rallocators.h>
 
+#include <cmath>
+#include <cstdint>
 #include <cstdlib>
 
+#include "r/call_registry.hpp"
 #include "r/guard.hpp"
 #include "r/r_arrays.hpp"
+#include "r/result_pool.hpp"
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -19,30 +23,87 @@ namespace {
 
 const size_t kHugePage = size_t(2) << 20;
 const size_t kLargeResult = size_t(4) << 20;
+// A block starts with its capacity; R's vector starts kHeader bytes in, so blocks
+// stay aligned to huge pages.
+const size_t kHeader = 64;
+const double kMegabyte = 1048576.0;
+const double kDefaultPoolMegabytes = 256;
+const double kMaxPoolMegabytes = 1048576.0;  // 1 TiB: more is certainly a typo
 
-void* huge_page_alloc(R_allocator_t*, size_t size) {
+void* fresh_block(size_t capacity) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
   void* p = nullptr;
-  if (posix_memalign(&p, kHugePage, size) != 0) return nullptr;
-  madvise(p, size, MADV_HUGEPAGE);  // advice only: a refusal leaves ordinary pages
+  if (posix_memalign(&p, kHugePage, capacity) != 0) return nullptr;
+  madvise(p, capacity, MADV_HUGEPAGE);  // advice only: a refusal leaves ordinary pages
   return p;
 #else
-  return std::malloc(size);
+  return std::malloc(capacity);
 #endif
 }
 
-void huge_page_free(R_allocator_t*, void* p) { std::free(p); }
+// Called by R (main thread) with the bytes of the whole vector.
+void* large_alloc(R_allocator_t*, size_t size) {
+  if (size > SIZE_MAX - kHeader - kHugePage) return nullptr;
+  const size_t wanted = (size + kHeader + kHugePage - 1) / kHugePage * kHugePage;
+  size_t capacity = 0;
+  void* block = result_pool().take(wanted, &capacity);
+  if (block == nullptr) {
+    block = fresh_block(wanted);
+    capacity = wanted;
+  }
+  if (block == nullptr) return nullptr;  // R raises its "cannot allocate" error
+  *static_cast<size_t*>(block) = capacity;
+  return static_cast<char*>(block) + kHeader;
+}
 
-// R keeps a pointer to the allocator in every vector made with it: static storage.
-R_allocator_t huge_page_allocator = {huge_page_alloc, huge_page_free, nullptr, nullptr};
+// Called by R's garbage collector (main thread).
+void large_free(R_allocator_t*, void* p) {
+  char* block = static_cast<char*>(p) - kHeader;
+  result_pool().give(block, *reinterpret_cast<size_t*>(block));
+}
+
+// R keeps a copy of the allocator in every vector made with it.
+R_allocator_t large_result_allocator = {large_alloc, large_free, nullptr, nullptr};
+
+// Option gufunc.buffer_pool: megabytes of freed large results kept for reuse.
+size_t pool_limit_setting() {
+  SEXP opt = Rf_GetOption1(Rf_install("gufunc.buffer_pool"));
+  if (Rf_isNull(opt)) return static_cast<size_t>(kDefaultPoolMegabytes * kMegabyte);
+  const bool number = (TYPEOF(opt) == REALSXP || TYPEOF(opt) == INTSXP) && XLENGTH(opt) == 1 &&
+                      Rf_getAttrib(opt, R_ClassSymbol) == R_NilValue;
+  const double mb = number ? Rf_asReal(opt) : NA_REAL;
+  if (ISNAN(mb) || mb < 0 || mb > kMaxPoolMegabytes) {
+    throw Error("gufunc_argument_error",
+                "option `gufunc.buffer_pool` must be a single number of megabytes, at least 0");
+  }
+  return static_cast<size_t>(std::floor(mb * kMegabyte));
+}
+
+// .Call(C_result_pool, release): applies the option, frees the kept buffers when
+// `release` is TRUE, and returns c(buffers, megabytes, limit_megabytes).
+SEXP result_pool_entry(SEXP release) {
+  return guarded([&]() -> SEXP {
+    ResultPool& pool = result_pool();
+    pool.set_limit(pool_limit_setting());
+    if (Rf_asLogical(release) == TRUE) pool.release();
+    SEXP out = alloc_vector(REALSXP, 3);
+    REAL(out)[0] = static_cast<double>(pool.buffers());
+    REAL(out)[1] = static_cast<double>(pool.bytes()) / kMegabyte;
+    REAL(out)[2] = static_cast<double>(pool.limit()) / kMegabyte;
+    return out;
+  });
+}
 
 }  // namespace
 
 SEXP alloc_output(SEXPTYPE type, R_xlen_t n) {
   const size_t width = type == REALSXP ? sizeof(double) : sizeof(int);
-  const bool large = static_cast<size_t>(n) * width >= kLargeResult;
-  return alloc_vector(type, n, large ? &huge_page_allocator : nullptr);
+  if (static_cast<size_t>(n) * width < kLargeResult) return alloc_vector(type, n, nullptr);
+  result_pool().set_limit(pool_limit_setting());
+  return alloc_vector(type, n, &large_result_allocator);
 }
 
 }  // namespace r
 }  // namespace gufunc
+
+GUFUNC_CALL_ENTRY(result_pool, gufunc::r::result_pool_entry, 1);

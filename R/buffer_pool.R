@@ -1,0 +1,33 @@
+#' Reuse of large result buffers
+#'
+#' A large result (4 MiB or more) gets fresh memory from the operating system, and
+#' the first write to each page costs a page fault and zeroing: about 6 ms per
+#' 80 MB (1e7 doubles) on huge pages, 40 ms on ordinary pages, and more on virtual
+#' machines that return freed memory to their host. When R frees such a result,
+#' gufunc keeps its memory and gives it to the next large result of about the same
+#' size, so a loop that computes one large result per step does not pay that cost
+#' at every step.
+#'
+#' Option `gufunc.buffer_pool` bounds the memory kept, in megabytes (default 256;
+#' `0` keeps none); the oldest buffers are freed first. The kept memory counts in
+#' the R process's resident size, not in [gc()]'s figures. `gufunc_buffer_pool(release
+#' = TRUE)` frees it now.
+#'
+#' @param release `TRUE` to free the kept buffers now.
+#' @return A list with `buffers` (how many are kept), `megabytes` (their size) and
+#'   `limit_megabytes` (the option's value): invisibly when `release = TRUE`.
+#' @export
+#' @examples
+#' x <- lazy(runif(1e6))
+#' y <- materialize(x * 2) # 8 MB: a large result
+#' rm(y)
+#' invisible(gc())
+#' gufunc_buffer_pool() # y's buffer, kept
+#' y <- materialize(x * 3) # reuses it
+#' gufunc_buffer_pool(release = TRUE)
+gufunc_buffer_pool <- function(release = FALSE) {
+  check_flag(release, "release")
+  v <- .Call(C_result_pool, release)
+  out <- list(buffers = as.integer(v[[1]]), megabytes = v[[2]], limit_megabytes = v[[3]])
+  if (release) invisible(out) else out
+}

@@ -1,0 +1,59 @@
+// Freed large result buffers kept for reuse (see result_pool.hpp).
+#include "r/result_pool.hpp"
+
+#include <cstdlib>
+
+namespace gufunc {
+namespace r {
+
+void* ResultPool::take(size_t bytes, size_t* capacity) {
+  // The smallest kept block that fits: a much larger one would sit mostly unused.
+  size_t best = kept_.size();
+  for (size_t i = 0; i < kept_.size(); ++i) {
+    const size_t c = kept_[i].capacity;
+    if (c < bytes || c - bytes > bytes / 4) continue;
+    if (best == kept_.size() || c < kept_[best].capacity) best = i;
+  }
+  if (best == kept_.size()) return nullptr;
+  void* block = kept_[best].block;
+  *capacity = kept_[best].capacity;
+  bytes_ -= *capacity;
+  kept_.erase(kept_.begin() + static_cast<std::ptrdiff_t>(best));
+  return block;
+}
+
+void ResultPool::give(void* block, size_t capacity) {
+  if (capacity > limit_) {
+    std::free(block);
+    return;
+  }
+  shrink_to(limit_ - capacity);
+  kept_.push_back({block, capacity});
+  bytes_ += capacity;
+}
+
+void ResultPool::set_limit(size_t bytes) {
+  limit_ = bytes;
+  shrink_to(bytes);
+}
+
+void ResultPool::release() { shrink_to(0); }
+
+// Never destroyed: R may free vectors as late as its own exit.
+ResultPool& result_pool() {
+  static ResultPool* pool = new ResultPool();
+  return *pool;
+}
+
+void ResultPool::shrink_to(size_t bytes) {
+  size_t drop = 0;
+  while (drop < kept_.size() && bytes_ > bytes) {
+    std::free(kept_[drop].block);
+    bytes_ -= kept_[drop].capacity;
+    ++drop;
+  }
+  kept_.erase(kept_.begin(), kept_.begin() + static_cast<std::ptrdiff_t>(drop));
+}
+
+}  // namespace r
+}  // namespace gufunc

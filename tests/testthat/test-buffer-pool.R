@@ -1,0 +1,114 @@
+# Freed large results' buffers are kept and reused (src/r/result_pool.cpp). Each
+# test starts from an empty pool (earlier tests' results collected and released)
+# and leaves one.
+
+# Frees the large results no longer referenced, into the pool.
+collect <- function() invisible(gc(full = TRUE))
+
+# Computes a result of n doubles, frees it; the number of buffers then kept.
+kept_after_one_result <- function(n) {
+  y <- materialize(lazy(runif(n)) + 1)
+  rm(y)
+  collect()
+  gufunc_buffer_pool()$buffers
+}
+
+pool_test_setup <- function(limit_mb, env = parent.frame()) {
+  withr::local_options(gufunc.buffer_pool = limit_mb, .local_envir = env)
+  collect()
+  gufunc_buffer_pool(release = TRUE)
+  withr::defer(gufunc_buffer_pool(release = TRUE), envir = env)
+}
+
+test_that("a freed large result is kept, then reused with base R's values", {
+  pool_test_setup(64)
+  x <- runif(1e6) # results of 8 MB: large
+  y <- materialize(lazy(x) * 2)
+  expect_equal(gufunc_buffer_pool()$buffers, 0L)
+  rm(y)
+  collect()
+  kept <- gufunc_buffer_pool()
+  expect_equal(kept$buffers, 1L)
+  expect_equal(kept$megabytes, 8) # 8e6 bytes and headers, in whole 2 MiB pages
+  expect_equal(kept$limit_megabytes, 64)
+
+  z <- materialize(sqrt(lazy(x)) + 1)
+  expect_identical(z, sqrt(x) + 1)
+  expect_equal(gufunc_buffer_pool()$buffers, 0L)
+})
+
+test_that("a reused buffer holds a result of another type", {
+  pool_test_setup(64)
+  x <- runif(2e6)
+  y <- materialize(lazy(x) + 1) # 16 MB of doubles
+  rm(y)
+  collect()
+  expect_equal(gufunc_buffer_pool()$buffers, 1L)
+  r <- materialize(lazy(x) > 0.5) # 8 MB of logicals: too small for 16 MB
+  expect_identical(r, x > 0.5)
+  expect_equal(gufunc_buffer_pool()$buffers, 1L)
+  i <- materialize(lazy(as.integer(x * 1e6)) %/% 7L) # 8 MB of integers
+  expect_identical(i, as.integer(x * 1e6) %/% 7L)
+})
+
+test_that("only a buffer within a quarter above the request is reused", {
+  pool_test_setup(64)
+  x <- runif(1e6)
+  y <- materialize(lazy(x) + 1) # 8 MiB buffer
+  rm(y)
+  collect()
+  small <- materialize(lazy(x[1:6e5]) + 1) # 4.8 MB: 6 MiB; 8 MiB is too large
+  expect_equal(gufunc_buffer_pool()$buffers, 1L)
+  big <- materialize(lazy(c(x, x)) + 1) # 16 MB: does not fit
+  expect_equal(gufunc_buffer_pool()$buffers, 1L)
+  same <- materialize(lazy(x) * 3) # fits
+  expect_equal(gufunc_buffer_pool()$buffers, 0L)
+  expect_identical(small, x[1:6e5] + 1)
+  expect_identical(big, c(x, x) + 1)
+  expect_identical(same, x * 3)
+})
+
+test_that("the pool stays within its limit, freeing the oldest first", {
+  pool_test_setup(20)
+  x <- runif(1e6)
+  ys <- lapply(1:3, function(k) materialize(lazy(x) + k))
+  rm(ys)
+  collect()
+  kept <- gufunc_buffer_pool()
+  expect_equal(kept$buffers, 2L)
+  expect_equal(kept$megabytes, 16)
+
+  withr::local_options(gufunc.buffer_pool = 4) # smaller than a buffer
+  expect_equal(gufunc_buffer_pool()$buffers, 0L)
+  expect_equal(kept_after_one_result(1e6), 0L)
+})
+
+test_that("option 0 keeps nothing; small results never enter the pool", {
+  pool_test_setup(0)
+  expect_equal(kept_after_one_result(1e6), 0L)
+  withr::local_options(gufunc.buffer_pool = 64)
+  expect_equal(kept_after_one_result(1e5), 0L) # 800 KB: R's own allocator
+  expect_equal(kept_after_one_result(1e6), 1L)
+})
+
+test_that("release frees the kept buffers and returns invisibly", {
+  pool_test_setup(64)
+  expect_equal(kept_after_one_result(1e6), 1L)
+  expect_invisible(out <- gufunc_buffer_pool(release = TRUE))
+  expect_equal(out$buffers, 0L)
+  expect_equal(out$megabytes, 0)
+})
+
+test_that("bad settings are classed errors naming what was wrong", {
+  pool_test_setup(64)
+  x <- lazy(runif(1e6))
+  for (bad in list("64", -1, NA_real_, c(1, 2), Inf)) {
+    withr::local_options(gufunc.buffer_pool = bad)
+    expect_error(materialize(x + 1), "gufunc.buffer_pool", class = "gufunc_argument_error")
+    expect_error(gufunc_buffer_pool(), "gufunc.buffer_pool", class = "gufunc_argument_error")
+  }
+  withr::local_options(gufunc.buffer_pool = 64)
+  expect_error(gufunc_buffer_pool(release = NA), "`release`", class = "gufunc_argument_error")
+  expect_error(gufunc_buffer_pool(release = "yes"), "`release`", class = "gufunc_argument_error")
+  expect_identical(materialize(x + 1), materialize(x) + 1)
+})
