@@ -49,6 +49,10 @@ void* large_alloc(R_allocator_t*, size_t size) {
   void* block = result_pool().take(wanted, &capacity);
   if (block == nullptr) {
     block = fresh_block(wanted);
+    if (block == nullptr) {  // the kept buffers may be what is missing
+      result_pool().release();
+      block = fresh_block(wanted);
+    }
     capacity = wanted;
   }
   if (block == nullptr) return nullptr;  // R raises its "cannot allocate" error

@@ -112,3 +112,35 @@ test_that("bad settings are classed errors naming what was wrong", {
   expect_error(gufunc_buffer_pool(release = "yes"), "`release`", class = "gufunc_argument_error")
   expect_identical(materialize(x + 1), materialize(x) + 1)
 })
+
+test_that("kept buffers are freed when a fresh allocation would fail without them", {
+  skip_on_cran() # a child process with 500 MB of data
+  skip_if_not(Sys.info()[["sysname"]] == "Linux", "address-space limits are set on Linux")
+  out <- tempfile(fileext = ".rds")
+  script <- tempfile(fileext = ".R")
+  on.exit(unlink(c(out, script)))
+  writeLines(c(
+    "library(gufunc)",
+    "options(gufunc.buffer_pool = 256, gufunc.threads = 1)",
+    "x <- runif(1e7); big <- runif(2.4e7)", # 80 MB and 192 MB
+    "ys <- list(materialize(lazy(x) + 1), materialize(lazy(x) + 2))",
+    "rm(ys); invisible(gc(full = TRUE))",
+    "kept <- gufunc_buffer_pool()$buffers",
+    # 100 MB more address space: the 192 MB result fits only once the two kept
+    # 80 MB buffers are given back.
+    "limited <- .Call(gufunc:::C_test_limit_address_space, 100)",
+    "z <- tryCatch(materialize(lazy(big) * 2), error = conditionMessage)",
+    "ok <- is.double(z) && identical(z[c(1, 2.4e7)], big[c(1, 2.4e7)] * 2)",
+    sprintf('saveRDS(list(kept = kept, limited = limited, ok = ok, after = gufunc_buffer_pool()$buffers,
+                     error = if (is.character(z)) z else ""), "%s")', out)
+  ), script)
+  status <- system2(rscript(), c("--vanilla", script), stdout = FALSE, stderr = FALSE,
+                    env = sprintf("R_LIBS=%s", session_libs()))
+  expect_identical(status, 0L)
+  res <- readRDS(out)
+  expect_identical(res$kept, 2L)
+  skip_if_not(res$limited, "the address space could not be limited")
+  expect_identical(res$error, "")
+  expect_true(res$ok)
+  expect_identical(res$after, 0L)
+})

@@ -1,0 +1,55 @@
+// Test-only entry for the allocation of large results: a limit on the process's
+// address space, so a test in a child process can make fresh allocations fail.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "r/call_registry.hpp"
+#include "r/guard.hpp"
+
+#if defined(__linux__)
+#include <sys/resource.h>
+#endif
+
+namespace gufunc {
+namespace r {
+
+namespace {
+
+// Bytes of address space the process uses now (Linux /proc), or 0.
+double address_space_now() {
+  double kb = 0;
+#if defined(__linux__)
+  if (FILE* f = std::fopen("/proc/self/status", "r")) {
+    char line[256];
+    while (std::fgets(line, sizeof line, f)) {
+      if (std::strncmp(line, "VmSize:", 7) == 0) kb = std::atof(line + 7);
+    }
+    std::fclose(f);
+  }
+#endif
+  return kb * 1024;
+}
+
+// Limits the address space to what is used now plus `extra_mb`; FALSE where that
+// cannot be done (not Linux).
+SEXP limit_address_space(SEXP extra_mb) {
+  return guarded([&]() -> SEXP {
+#if defined(__linux__)
+    const double now = address_space_now();
+    if (now > 0) {
+      rlimit limit;
+      limit.rlim_cur = limit.rlim_max = static_cast<rlim_t>(now + Rf_asReal(extra_mb) * 1048576.0);
+      if (setrlimit(RLIMIT_AS, &limit) == 0) return Rf_ScalarLogical(TRUE);
+    }
+#endif
+    return Rf_ScalarLogical(FALSE);
+  });
+}
+
+}  // namespace
+
+}  // namespace r
+}  // namespace gufunc
+
+GUFUNC_CALL_ENTRY(test_limit_address_space, gufunc::r::limit_address_space, 1);
