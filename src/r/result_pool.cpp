@@ -39,12 +39,6 @@ void ResultPool::set_limit(size_t bytes) {
 
 void ResultPool::release() { shrink_to(0); }
 
-// Never destroyed: R may free vectors as late as its own exit.
-ResultPool& result_pool() {
-  static ResultPool* pool = new ResultPool();
-  return *pool;
-}
-
 void ResultPool::shrink_to(size_t bytes) {
   size_t drop = 0;
   while (drop < kept_.size() && bytes_ > bytes) {
@@ -53,6 +47,12 @@ void ResultPool::shrink_to(size_t bytes) {
     ++drop;
   }
   kept_.erase(kept_.begin(), kept_.begin() + static_cast<std::ptrdiff_t>(drop));
+}
+
+// Never destroyed: R may free vectors as late as its own exit.
+ResultPool& result_pool() {
+  static ResultPool* pool = new ResultPool();
+  return *pool;
 }
 
 }  // namespace r

@@ -16,10 +16,10 @@ namespace r {
 
 namespace {
 
-// Bytes of address space the process uses now (Linux /proc), or 0.
+#if defined(__linux__)
+// Bytes of address space the process uses now (/proc), or 0.
 double address_space_now() {
   double kb = 0;
-#if defined(__linux__)
   if (FILE* f = std::fopen("/proc/self/status", "r")) {
     char line[256];
     while (std::fgets(line, sizeof line, f)) {
@@ -27,9 +27,9 @@ double address_space_now() {
     }
     std::fclose(f);
   }
-#endif
   return kb * 1024;
 }
+#endif
 
 // Limits the address space to what is used now plus `extra_mb`; FALSE where that
 // cannot be done (not Linux).
