@@ -40,9 +40,17 @@
 #' `gufunc_interrupt`; the lazy value stays usable. When an evaluation fails, the
 #' same error is raised on every later access.
 #'
-#' Saved lazy values (`saveRDS()`, `save()`) are written as plain data, readable
-#' where gufunc is not installed (with class `"gufunc_lazy"`, which [unclass()]
-#' removes).
+#' Saved lazy values (`saveRDS()`, `save()`, `serialize()`) are written as their
+#' values, computed then, and read back as lazy values. Reading them needs gufunc
+#' installed (R loads it); for a session without gufunc, save `materialize(x)`.
+#'
+#' Base R functions give base R's plain result: subassignment (`x[i] <- v`), `t()`,
+#' `diff()`, `pmax()`, `ifelse()`, `Re()` and the like compute on the values. A few
+#' internal functions copy every attribute of their first argument without
+#' dispatching (`choose()`, `beta()`, `atan2()`, `signif(digits = , x = )` with
+#' the arguments named out of order): their result is plain data that still
+#' carries the class; [materialize()] and every gufunc function treat it as the
+#' plain value it is, and [is_lazy()] is `FALSE` for it.
 #'
 #' @param x For `lazy()`: a double, integer or logical vector, matrix or array
 #'   without a class. For `is_lazy()` and `materialize()`: any R object.
@@ -63,6 +71,8 @@
 #' median(z) # not known to the engine: base R on the values
 lazy <- function(x) {
   if (is_lazy(x)) return(x)
+  # Plain data that a base R function gave the class (see materialize()).
+  if (inherits(x, "gufunc_lazy")) x <- materialize(x)
   if (!typeof(x) %in% c("double", "integer", "logical") || !is.null(attr(x, "class"))) {
     abort_argument("x", sprintf(
       "must be a double, integer or logical vector, matrix or array, not %s", describe(x)),
@@ -73,7 +83,7 @@ lazy <- function(x) {
 
 #' @rdname lazy
 #' @export
-is_lazy <- function(x) inherits(x, "gufunc_lazy")
+is_lazy <- function(x) inherits(x, "gufunc_lazy") && .Call(C_lazy_is_vector, x)
 
 #' @rdname lazy
 #' @export

@@ -34,7 +34,8 @@ Ops.gufunc_lazy <- function(e1, e2) {
   # NULL: base R computes it; FALSE: mappable, with base R's attribute rules.
   value <- .Call(C_lazy_ops, .Generic, computed)
   if (is.null(value)) return(base_fallback(.Generic, args))
-  if (isFALSE(value)) {
+  # FALSE is plain; a lazy result is an object (isFALSE() of it would dispatch here).
+  if (!is.object(value)) {
     value <- lazy_elementwise(.Generic, args, generic_call(sys.call(), .Generic), computed)
   }
   value
@@ -55,7 +56,7 @@ Math.gufunc_lazy <- function(x, ...) {
   }
   value <- .Call(C_lazy_ops, .Generic, list(x))
   if (is.null(value)) return(base_fallback(.Generic, list(x)))
-  if (isFALSE(value)) {
+  if (!is.object(value)) {
     value <- lazy_elementwise(.Generic, list(x), generic_call(sys.call(), .Generic))
   }
   value
@@ -86,11 +87,31 @@ mean.gufunc_lazy <- function(x, trim = 0, na.rm = FALSE, ...) {
 
 #' @export
 `[.gufunc_lazy` <- function(x, ...) {
+  # Values at hand (lazy(x), or computed): base R's subsetting on the plain values.
+  if (is_materialized(x)) return(materialize(x)[...])
   # x[i] goes to R's subsetting, whose ALTREP hook computes only the positions
   # picked when they are few; x[i, j, ...] picks positions the same way.
-  if (nargs() == 2L || is_materialized(x)) return(NextMethod())
+  if (nargs() == 2L) return(NextMethod())
   lazy_pick(x, function(s) s[...], sys.call())
 }
+
+# Functions whose base R code would copy the class "gufunc_lazy" onto a plain
+# result: they run on the plain values and give base R's plain result.
+
+#' @export
+`[<-.gufunc_lazy` <- function(x, ..., value) `[<-`(materialize(x), ..., value = value)
+
+#' @export
+`[[<-.gufunc_lazy` <- function(x, ..., value) `[[<-`(materialize(x), ..., value = value)
+
+#' @export
+t.gufunc_lazy <- function(x) t(materialize(x))
+
+#' @export
+diff.gufunc_lazy <- function(x, ...) diff(materialize(x), ...)
+
+#' @export
+Complex.gufunc_lazy <- function(z) base_fallback(.Generic, list(z))
 
 # head() and tail() give what they give for the plain vector or matrix (for a
 # matrix, tail() numbers the rows), computing only the elements they show.

@@ -16,18 +16,15 @@ namespace {
 
 R_altrep_class_t lazy_double_class, lazy_integer_class, lazy_logical_class;
 
-// Elt evaluates one element per call. Code that reads a whole vector element by
-// element would then cost one graph evaluation per element: after this many single
-// reads the vector is materialized instead.
-const size_t kSingleReadBudget = 4096;
+// Elt and small subsets evaluate only the elements they read. Code that reads a
+// whole vector piece by piece (R's subassignment reads its value element by
+// element) would then cost one graph evaluation per piece: after this many partial
+// evaluations the vector is computed whole instead, so such code costs base R's
+// time plus one materialization.
+const size_t kPartialReadBudget = 16;
 
-// R's own loops over a vector (sum, anyNA, printing) read it region by region, 512
-// elements at a time. A few regions are what printing needs; once the regions read
-// add up to this many elements the caller reads everything, and computing the
-// vector once is cheaper than evaluating the graph for every region.
-double region_read_budget(R_xlen_t length) {
-  return std::max(65536.0, static_cast<double>(length) / 8);
-}
+// Whether the next partial evaluation of s should compute it whole instead.
+bool over_read_budget(LazyState& s) { return ++s.partial_reads > kPartialReadBudget; }
 
 // Runs body (returning void) through guarded(); for methods that return no SEXP.
 template <class F>
@@ -62,25 +59,35 @@ SEXP lazy_duplicate(SEXP x, Rboolean) {
       return copy;
     }
     LazyState copy = state_of(x);
-    copy.single_reads = 0;
-    copy.region_reads = 0;
+    copy.partial_reads = 0;
     return wrap_lazy_state(std::move(copy), VECTOR_ELT(R_altrep_data2(x), kLeavesSlot));
   });
 }
 
-// NULL: R serializes the values as a plain vector, readable without gufunc.
-SEXP lazy_serialized_state(SEXP) { return nullptr; }
+// A saved lazy value is its values (computed now), read back as a lazy value
+// (lazy_unserialize): never plain data carrying the class. Reading needs gufunc.
+SEXP lazy_serialized_state(SEXP x) {
+  unsigned warnings = 0;
+  SEXP values = guarded([&]() -> SEXP { return materialize_lazy(x, &warnings); });
+  raise_warnings(warnings);
+  return values;
+}
+
+SEXP lazy_unserialize(SEXP, SEXP state, SEXP attributes, int, int) {
+  return guarded([&]() -> SEXP { return new_lazy_input(state, attributes); });
+}
 
 void* lazy_dataptr(SEXP x, Rboolean) {
   unsigned warnings = 0;
   SEXP values = guarded([&]() -> SEXP { return materialize_lazy(x, &warnings); });
   raise_warnings(warnings);  // values stay protected: x holds them
+  // x is not mutable once its values are handed out, so R copies before writing.
   return DATAPTR(values);
 }
 
 const void* lazy_dataptr_or_null(SEXP x) {
   SEXP values = values_of(x);
-  return values == R_NilValue ? nullptr : DATAPTR_RO(values);
+  return values == R_NilValue ? nullptr : DATAPTR_OR_NULL(values);
 }
 
 // The 0-based position subscript indx[k] (1-based, as R's subscript code makes it)
@@ -142,25 +149,28 @@ void gather(const T* from, R_xlen_t length, SEXP indx, T na, T* to) {
 // otherwise x is materialized (once) and the values are picked from it.
 SEXP lazy_extract_subset(SEXP x, SEXP indx, SEXP) {
   if (TYPEOF(indx) != INTSXP && TYPEOF(indx) != REALSXP) return nullptr;
+  // Borrowed ALTREP values (lazy(1:n)): R's subsetting reads them element by element.
+  if (values_of(x) != R_NilValue && ALTREP(values_of(x))) return nullptr;
   unsigned warnings = 0;
   SEXP result = PROTECT(guarded([&]() -> SEXP {
-    const LazyState& s = state_of(x);
+    LazyState& s = state_of(x);
     const R_xlen_t n = XLENGTH(indx);
     SEXP out = PROTECT(alloc_vector(sexptype_of(s.dtype), n));
     std::vector<engine::Run> runs;
     const bool doubles = s.dtype == GUFUNC_DOUBLE;
     if (n == 0) {
       // nothing to read
-    } else if (values_of(x) == R_NilValue && few_runs(indx, s.length, &runs)) {
+    } else if (values_of(x) == R_NilValue && few_runs(indx, s.length, &runs) &&
+               !over_read_budget(s)) {
       size_t count = 0;
       for (const engine::Run& r : runs) count += static_cast<size_t>(r.end - r.begin);
       if (doubles) {
         std::vector<double> picked(count);
-        read_lazy_runs(x, runs, picked.data());
+        warnings = read_lazy_runs(x, runs, picked.data());
         spread(picked.data(), indx, s.length, NA_REAL, REAL(out));
       } else {
         std::vector<int> picked(count);
-        read_lazy_runs(x, runs, picked.data());
+        warnings = read_lazy_runs(x, runs, picked.data());
         spread(picked.data(), indx, s.length, NA_INTEGER, INTEGER(out));
       }
     } else {
@@ -182,21 +192,23 @@ SEXP lazy_extract_subset(SEXP x, SEXP indx, SEXP) {
 template <class T>
 T lazy_elt(SEXP x, R_xlen_t i) {
   SEXP values = values_of(x);
-  if (values != R_NilValue) return reinterpret_cast<const T*>(data_of(values))[i];
+  if (values != R_NilValue && !ALTREP(values)) {
+    return reinterpret_cast<const T*>(data_of(values))[i];
+  }
   T value{};
   unsigned warnings = 0;
   guard([&] {
     LazyState& s = state_of(x);
-    if (++s.single_reads > kSingleReadBudget) {
-      value = reinterpret_cast<const T*>(data_of(materialize_lazy(x, &warnings)))[i];
-    } else {
-      read_lazy_region(x, i, i + 1, &value);
-    }
+    if (values == R_NilValue && over_read_budget(s)) materialize_lazy(x, &warnings);
+    warnings |= read_lazy_region(x, i, i + 1, &value);
   });
   raise_warnings(warnings);
   return value;
 }
 
+// R's own loops over a whole vector (sum, anyNA, rep, subassignment) read it region
+// by region, 512 elements at a time, from the first: the vector is computed whole
+// at the first region read. (Printing reads its few values through C_lazy_region.)
 template <class T>
 R_xlen_t lazy_get_region(SEXP x, R_xlen_t i, R_xlen_t n, T* buf) {
   R_xlen_t count = 0;
@@ -204,11 +216,8 @@ R_xlen_t lazy_get_region(SEXP x, R_xlen_t i, R_xlen_t n, T* buf) {
   guard([&] {
     LazyState& s = state_of(x);
     count = i >= s.length ? 0 : std::min(n, s.length - i);
-    s.region_reads += static_cast<double>(count);
-    if (values_of(x) == R_NilValue && s.region_reads > region_read_budget(s.length)) {
-      materialize_lazy(x, &warnings);
-    }
-    read_lazy_region(x, i, i + count, buf);
+    if (values_of(x) == R_NilValue) materialize_lazy(x, &warnings);
+    warnings |= read_lazy_region(x, i, i + count, buf);
   });
   raise_warnings(warnings);
   return count;
@@ -219,6 +228,7 @@ void set_common_methods(R_altrep_class_t cls) {
   R_set_altrep_Inspect_method(cls, lazy_inspect);
   R_set_altrep_Duplicate_method(cls, lazy_duplicate);
   R_set_altrep_Serialized_state_method(cls, lazy_serialized_state);
+  R_set_altrep_UnserializeEX_method(cls, lazy_unserialize);
   R_set_altvec_Dataptr_method(cls, lazy_dataptr);
   R_set_altvec_Dataptr_or_null_method(cls, lazy_dataptr_or_null);
   R_set_altvec_Extract_subset_method(cls, lazy_extract_subset);

@@ -29,6 +29,14 @@ void register_lazy_altrep(DllInfo* dll);
 // alive with the result), or R_NilValue.
 SEXP new_lazy_vector(engine::NodePtr node, SEXP leaves, SEXP attributes);
 
+// lazy(x) of a plain vector x: a lazy vector whose values are x itself (no copy, no
+// evaluation: R reads x's data directly), with `attributes` (ATTRIB(x) for lazy(x))
+// and class "gufunc_lazy".
+SEXP new_lazy_input(SEXP x, SEXP attributes);
+
+// Sets `attributes` (as for new_lazy_vector) and then class "gufunc_lazy" on x.
+void set_lazy_attributes(SEXP x, SEXP attributes);
+
 // Whether x is one of the lazy ALTREP classes (with or without the S3 class).
 bool is_lazy_vector(SEXP x);
 
@@ -59,17 +67,19 @@ NodeUse lazy_node_use(SEXP x);
 engine::NodePtr input_node(SEXP x, int position);
 
 // The values of x as a plain vector, computed once and cached in x; returns the
-// GUFUNC_WARN_* bits of this evaluation in *warnings (0 when it was cached).
+// GUFUNC_WARN_* bits of this evaluation not yet raised for x in *warnings (0 when
+// it was cached).
 // Throws a stored failure, or gufunc_interrupt (nothing cached) on Ctrl-C.
 SEXP materialize_lazy(SEXP x, unsigned* warnings);
 
 // Writes elements [begin, end) of x into out (values of x's R type) without
-// materializing x; warnings of a partial evaluation are not raised.
-void read_lazy_region(SEXP x, R_xlen_t begin, R_xlen_t end, void* out);
+// materializing x. Returns the warning bits not yet raised for x, for the caller
+// to raise (now counted as raised).
+unsigned read_lazy_region(SEXP x, R_xlen_t begin, R_xlen_t end, void* out);
 
 // Writes the elements of x in each of `runs` one after another into out, without
-// materializing x; warnings are not raised (as read_lazy_region).
-void read_lazy_runs(SEXP x, const std::vector<engine::Run>& runs, void* out);
+// materializing x; returns warning bits as read_lazy_region.
+unsigned read_lazy_runs(SEXP x, const std::vector<engine::Run>& runs, void* out);
 
 // A short description of x for Inspect and print: "map double[1e7], deferred".
 std::string describe_lazy(SEXP x);

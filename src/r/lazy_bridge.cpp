@@ -29,18 +29,11 @@ SEXP required_lazy(SEXP x) {
 // the result keeps its attributes and adds class "gufunc_lazy".
 SEXP lazy_wrap_entry(SEXP x) {
   return guarded([&]() -> SEXP {
-    engine::NodePtr node;
-    SEXP leaves = R_NilValue;
-    if (SEXP lazy = lazy_inside(x)) {  // a lazy vector without the class: its node
-      NodeUse use = lazy_node_use(lazy);
-      node = use.node;
-      leaves = PROTECT(use.leaves);
-    } else {
-      node = input_node(x, 1);
-      leaves = PROTECT(alloc_vector(VECSXP, 1));
-      SET_VECTOR_ELT(leaves, 0, x);
-    }
-    SEXP out = new_lazy_vector(std::move(node), leaves, ATTRIB(x));
+    SEXP lazy = lazy_inside(x);
+    if (lazy == nullptr) return new_lazy_input(x, ATTRIB(x));
+    NodeUse use = lazy_node_use(lazy);  // a lazy vector without the class: its node
+    PROTECT(use.leaves);
+    SEXP out = new_lazy_vector(std::move(use.node), use.leaves, ATTRIB(x));
     UNPROTECT(1);
     return out;
   });
@@ -59,6 +52,29 @@ SEXP class_without_lazy(SEXP cls) {
   return out;
 }
 
+// Whether the attribute pairlist a holds nothing but class "gufunc_lazy".
+bool only_lazy_class(SEXP a) {
+  return a == R_NilValue ||
+         (CDR(a) == R_NilValue && TAG(a) == R_ClassSymbol && XLENGTH(CAR(a)) == 1 &&
+          std::strcmp(CHAR(STRING_ELT(CAR(a), 0)), "gufunc_lazy") == 0);
+}
+
+// Sets the attributes of lazy vector x, but the class "gufunc_lazy", on `values`.
+void copy_attributes_but_lazy_class(SEXP x, SEXP values) {
+  r_call([&] {
+    for (SEXP a = ATTRIB(x); a != R_NilValue; a = CDR(a)) {
+      if (TAG(a) != R_ClassSymbol) {
+        Rf_setAttrib(values, TAG(a), CAR(a));
+      } else {
+        SEXP cls = PROTECT(class_without_lazy(CAR(a)));
+        if (cls != R_NilValue) Rf_classgets(values, cls);
+        UNPROTECT(1);
+      }
+    }
+    return R_NilValue;
+  });
+}
+
 // list(values, warnings): the plain values of x with its attributes but the
 // gufunc_lazy class. The values are x's cache itself (no copy; R copies on change).
 SEXP lazy_materialize_entry(SEXP x) {
@@ -67,28 +83,26 @@ SEXP lazy_materialize_entry(SEXP x) {
     SEXP lazy = required_lazy(x);
     SEXP values = materialize_lazy(lazy, &warnings);
     mark_values_shared(lazy);
+    int nprotect = 0;
     if (lazy != x) {
       // R's wrapper: its values are the lazy vector's, now computed; R drops the class.
       values = x;
-    } else if (ATTRIB(values) == R_NilValue && ATTRIB(x) != R_NilValue) {
+    } else if (state_of(lazy).values_borrowed && !only_lazy_class(ATTRIB(x))) {
+      // The user's own vector (lazy(x)): the attributes go on R's wrapper around it,
+      // which shares its data.
+      values = PROTECT(r_call([&] { return R_shallow_duplicate_attr(values); }));
+      ++nprotect;
+      SET_ATTRIB(values, R_NilValue);
+      SET_OBJECT(values, 0);
+      copy_attributes_but_lazy_class(x, values);
+    } else if (!state_of(lazy).values_borrowed && ATTRIB(values) == R_NilValue) {
       // Set once: x is not mutable from now on, so its attributes stay these.
-      r_call([&] {
-        for (SEXP a = ATTRIB(x); a != R_NilValue; a = CDR(a)) {
-          if (TAG(a) != R_ClassSymbol) {
-            Rf_setAttrib(values, TAG(a), CAR(a));
-          } else {
-            SEXP cls = PROTECT(class_without_lazy(CAR(a)));
-            if (cls != R_NilValue) Rf_classgets(values, cls);
-            UNPROTECT(1);
-          }
-        }
-        return R_NilValue;
-      });
+      copy_attributes_but_lazy_class(x, values);
     }
     SEXP out = PROTECT(alloc_vector(VECSXP, 2));
     SET_VECTOR_ELT(out, 0, values);
     SET_VECTOR_ELT(out, 1, warning_texts(warnings));
-    UNPROTECT(1);
+    UNPROTECT(1 + nprotect);
     return out;
   });
 }
@@ -107,16 +121,20 @@ SEXP lazy_with_attributes_entry(SEXP x, SEXP attributes) {
 
 // Elements [begin, end) (0-based) as a plain vector without attributes.
 SEXP lazy_region_entry(SEXP x, SEXP begin, SEXP end) {
-  return guarded([&]() -> SEXP {
+  unsigned warnings = 0;
+  SEXP out = PROTECT(guarded([&]() -> SEXP {
     SEXP lazy = required_lazy(x);
     const LazyState& s = state_of(lazy);
     const R_xlen_t b = std::max<R_xlen_t>(0, static_cast<R_xlen_t>(Rf_asReal(begin)));
     const R_xlen_t e = std::min<R_xlen_t>(s.length, static_cast<R_xlen_t>(Rf_asReal(end)));
     SEXP out = PROTECT(alloc_vector(sexptype_of(s.dtype), e > b ? e - b : 0));
-    read_lazy_region(lazy, b, e, data_of(out));
+    warnings = read_lazy_region(lazy, b, e, data_of(out));
     UNPROTECT(1);
     return out;
-  });
+  }));
+  raise_warnings(warnings);
+  UNPROTECT(1);
+  return out;
 }
 
 SEXP lazy_is_vector_entry(SEXP x) {

@@ -19,15 +19,32 @@ namespace gufunc {
 namespace r {
 
 struct LazyState {
-  engine::NodePtr node;  // once the values are cached, an input node reading them
+  // The graph node; once the values are cached, an input node reading them. Null
+  // for lazy(x) until a graph reads x: viewing another package's ALTREP vector
+  // (R's compact 1:n) expands it, which lazy(x) itself must not do.
+  engine::NodePtr node;
   engine::NodeKind kind = engine::NodeKind::Input;
   gufunc_dtype dtype = GUFUNC_DOUBLE;
   R_xlen_t length = 0;
   bool failed = false;  // an evaluation failed: raise the same error on every access
   std::string failure_class, failure_message;
-  size_t single_reads = 0;  // Elt calls that evaluated one element each
-  double region_reads = 0;  // elements Get_region calls evaluated
+  // The values slot holds the user's own vector (lazy(x)): materialize() must not
+  // set attributes on it.
+  bool values_borrowed = false;
+  // Partial evaluations (single elements, subsets) so far: code that reads a value
+  // piece by piece reads all of it, so after a few the value is computed whole.
+  size_t partial_reads = 0;
+  // GUFUNC_WARN_* bits already raised for this value: base R warns once, when it
+  // computes a value, however its elements are read afterwards.
+  unsigned warned = 0;
 };
+
+// The bits of `bits` not yet raised for s, now counted as raised.
+inline unsigned unraised_warnings(LazyState& s, unsigned bits) {
+  bits &= ~s.warned;
+  s.warned |= bits;
+  return bits;
+}
 
 enum LazySlot { kLeavesSlot = 0, kValuesSlot = 1 };
 

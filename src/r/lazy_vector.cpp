@@ -59,6 +59,32 @@ unsigned evaluate_guarded(LazyState& s, F evaluate) {
   }
 }
 
+// Copies the elements of plain vector `values` in `runs` to `to`. Another package's
+// ALTREP vector without a data pointer (R's compact 1:n, borrowed by lazy(x)) is
+// read region by region, which does not expand it.
+void copy_runs(SEXP values, const std::vector<engine::Run>& runs, size_t width, char* to) {
+  const char* from = static_cast<const char*>(DATAPTR_OR_NULL(values));
+  for (const engine::Run& r : runs) {
+    if (r.end <= r.begin) continue;
+    const R_xlen_t n = r.end - r.begin;
+    if (from != nullptr) {
+      std::memcpy(to, from + r.begin * width, static_cast<size_t>(n) * width);
+    } else {
+      r_call([&] {
+        if (TYPEOF(values) == REALSXP) {
+          REAL_GET_REGION(values, r.begin, n, reinterpret_cast<double*>(to));
+        } else if (TYPEOF(values) == INTSXP) {
+          INTEGER_GET_REGION(values, r.begin, n, reinterpret_cast<int*>(to));
+        } else {
+          LOGICAL_GET_REGION(values, r.begin, n, reinterpret_cast<int*>(to));
+        }
+        return R_NilValue;
+      });
+    }
+    to += static_cast<size_t>(n) * width;
+  }
+}
+
 }  // namespace
 
 SEXP wrap_lazy_state(LazyState state, SEXP leaves) {
@@ -85,6 +111,12 @@ SEXP new_lazy_vector(engine::NodePtr node, SEXP leaves, SEXP attributes) {
   state.length = static_cast<R_xlen_t>(node->length);
   state.node = std::move(node);
   SEXP x = PROTECT(wrap_lazy_state(std::move(state), leaves));
+  set_lazy_attributes(x, attributes);
+  UNPROTECT(1);
+  return x;
+}
+
+void set_lazy_attributes(SEXP x, SEXP attributes) {
   r_call([&] {
     // In the given order: R itself made it (dim before dimnames).
     if (TYPEOF(attributes) == VECSXP) {
@@ -101,8 +133,6 @@ SEXP new_lazy_vector(engine::NodePtr node, SEXP leaves, SEXP attributes) {
     Rf_classgets(x, lazy_class_string());
     return R_NilValue;
   });
-  UNPROTECT(1);
-  return x;
 }
 
 bool lazy_is_materialized(SEXP x) { return values_of(x) != R_NilValue; }
@@ -130,8 +160,27 @@ engine::NodePtr input_node(SEXP x, int position) {
 }
 
 NodeUse lazy_node_use(SEXP x) {
+  LazyState& s = state_of(x);
   if (values_of(x) != R_NilValue) mark_values_shared(x);
-  return {state_of(x).node, VECTOR_ELT(R_altrep_data2(x), kLeavesSlot)};
+  if (!s.node) s.node = input_node(values_of(x), 1);  // lazy(x), first read by a graph
+  return {s.node, VECTOR_ELT(R_altrep_data2(x), kLeavesSlot)};
+}
+
+SEXP new_lazy_input(SEXP x, SEXP attributes) {
+  LazyState state;
+  state.kind = engine::NodeKind::Input;
+  state.dtype = dtype_of(x, 1);
+  state.length = XLENGTH(x);
+  state.values_borrowed = true;
+  SEXP leaves = PROTECT(alloc_vector(VECSXP, 1));
+  SET_VECTOR_ELT(leaves, 0, x);
+  SEXP out = PROTECT(wrap_lazy_state(std::move(state), leaves));
+  SET_VECTOR_ELT(R_altrep_data2(out), kValuesSlot, x);
+  // Its values are the user's vector: R must copy before any change.
+  MARK_NOT_MUTABLE(out);
+  set_lazy_attributes(out, attributes);
+  UNPROTECT(2);
+  return out;
 }
 
 SEXP materialize_lazy(SEXP x, unsigned* warnings) {
@@ -143,9 +192,9 @@ SEXP materialize_lazy(SEXP x, unsigned* warnings) {
   SEXP out = PROTECT(alloc_output(sexptype_of(s.dtype), s.length));
   char* data = s.length > 0 ? data_of(out) : nullptr;
   const engine::NodePtr node = s.node;
-  *warnings = evaluate_guarded(s, [&](const engine::EvalOptions& options) {
-    return engine::evaluate(node, 0, s.length, data, options);
-  });
+  *warnings = unraised_warnings(s, evaluate_guarded(s, [&](const engine::EvalOptions& options) {
+                                  return engine::evaluate(node, 0, s.length, data, options);
+                                }));
   MARK_NOT_MUTABLE(out);
   // The values are all that is needed now: the graph and its inputs can go, and
   // graphs made from x from now on read the values (one input node for all).
@@ -159,38 +208,22 @@ SEXP materialize_lazy(SEXP x, unsigned* warnings) {
   return out;
 }
 
-void read_lazy_region(SEXP x, R_xlen_t begin, R_xlen_t end, void* out) {
-  if (end <= begin) return;
-  LazyState& s = state_of(x);
-  const size_t width = width_of(s.dtype);
-  SEXP values = values_of(x);
-  if (values != R_NilValue) {
-    std::memcpy(out, data_of(values) + begin * width, (end - begin) * width);
-    return;
-  }
-  const engine::NodePtr node = s.node;
-  evaluate_guarded(s, [&](const engine::EvalOptions& options) {
-    return engine::evaluate(node, begin, end, static_cast<char*>(out), options);
-  });
+unsigned read_lazy_region(SEXP x, R_xlen_t begin, R_xlen_t end, void* out) {
+  return read_lazy_runs(x, {{begin, end}}, out);
 }
 
-void read_lazy_runs(SEXP x, const std::vector<engine::Run>& runs, void* out) {
+unsigned read_lazy_runs(SEXP x, const std::vector<engine::Run>& runs, void* out) {
   LazyState& s = state_of(x);
   SEXP values = values_of(x);
   if (values != R_NilValue) {
-    const size_t width = width_of(s.dtype);
-    char* to = static_cast<char*>(out);
-    for (const engine::Run& r : runs) {
-      const size_t bytes = static_cast<size_t>(r.end - r.begin) * width;
-      std::memcpy(to, data_of(values) + r.begin * width, bytes);
-      to += bytes;
-    }
-    return;
+    copy_runs(values, runs, width_of(s.dtype), static_cast<char*>(out));
+    return 0;
   }
   const engine::NodePtr node = s.node;
-  evaluate_guarded(s, [&](const engine::EvalOptions& options) {
-    return engine::evaluate_runs(node, runs, static_cast<char*>(out), options);
-  });
+  return unraised_warnings(s, evaluate_guarded(s, [&](const engine::EvalOptions& options) {
+                             return engine::evaluate_runs(node, runs, static_cast<char*>(out),
+                                                          options);
+                           }));
 }
 
 std::string describe_lazy(SEXP x) {
