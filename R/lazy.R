@@ -47,8 +47,10 @@
 #' Base R functions give base R's plain result: subassignment (`x[i] <- v`), `t()`,
 #' `diff()`, `pmax()`, `ifelse()`, `Re()` and the like compute on the values. A few
 #' internal functions copy every attribute of their first argument without
-#' dispatching (`choose()`, `beta()`, `atan2()`, `signif(digits = , x = )` with
-#' the arguments named out of order): their result is plain data that still
+#' dispatching (`choose()`, `beta()`, `atan2()`, `besselJ()` and the like,
+#' `storage.mode<-`, `signif(digits = , x = )` with the arguments named out of
+#' order), and `pmax()` and `pmin()` restore the attributes of their first
+#' argument: their result is plain data that still
 #' carries the class; [materialize()] and every gufunc function treat it as the
 #' plain value it is, and [is_lazy()] is `FALSE` for it.
 #'

@@ -113,6 +113,16 @@ diff.gufunc_lazy <- function(x, ...) diff(materialize(x), ...)
 #' @export
 Complex.gufunc_lazy <- function(z) base_fallback(.Generic, list(z))
 
+# Internal generics that read the whole vector element by element: on the plain
+# values they run at base R's speed (R's loops read a lazy value through a method
+# call per element).
+
+#' @export
+rep.gufunc_lazy <- function(x, ...) rep(materialize(x), ...)
+
+#' @export
+anyNA.gufunc_lazy <- function(x, recursive = FALSE) anyNA(materialize(x), recursive)
+
 # head() and tail() give what they give for the plain vector or matrix (for a
 # matrix, tail() numbers the rows), computing only the elements they show.
 #' @rawNamespace S3method(utils::head, gufunc_lazy)

@@ -1,0 +1,85 @@
+# Base R code reading lazy values it does not know (the fallback): each case is
+# timed on plain values (base), on lazy values (gufunc) and as the materialization
+# alone of the lazy values it reads (mat), in the same run, in turns (medians_ms).
+# Target: gufunc <= base + mat, that is, falling back costs base R's time plus one
+# materialization at most. A lazy(x) input materializes at no cost (R reads x).
+# Usage: Rscript inst/benchmarks/fallback.R [reps]   (default 7)
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])),
+                 "common.R"))
+args <- commandArgs(TRUE)
+reps <- if (length(args)) as.integer(args[1]) else 7L
+set.seed(1)
+u <- runif(80000)
+x <- runif(1500)
+v <- runif(1e6)
+g <- matrix(runif(1e6), 1000)
+h <- matrix(runif(250000), 500)
+w <- runif(1e6)
+w2 <- runif(1e6)
+
+# Each case: base R code on plain values, the same code on lazy values, and the
+# materialization of the lazy values that code reads.
+cases <- list(
+  "m[] <- lazy(u) * 2 + i, 9 times" = list(
+    base = function() { m <- numeric(80000); for (i in 1:9) m[] <- u * 2 + i; m },
+    gufunc = function() { m <- numeric(80000); for (i in 1:9) m[] <- lazy(u) * 2 + i; m },
+    mat = function() for (i in 1:9) materialize(lazy(u) * 2 + i)),
+  "a[, , i] <- lazy(u) * 2 + i, 9 times" = list(
+    base = function() { a <- array(0, c(400, 200, 9)); for (i in 1:9) a[, , i] <- u * 2 + i; a },
+    gufunc = function() { a <- array(0, c(400, 200, 9)); for (i in 1:9) a[, , i] <- lazy(u) * 2 + i; a },
+    mat = function() for (i in 1:9) materialize(lazy(u) * 2 + i)),
+  "outer(lazy(x), lazy(x), \"-\")" = list(
+    base = function() outer(x, x, "-"),
+    gufunc = function() outer(lazy(x), lazy(x), "-"),
+    mat = function() { materialize(lazy(x)); materialize(lazy(x)) }),
+  "rep(lazy(x), each = 1500)" = list(
+    base = function() rep(x, each = 1500),
+    gufunc = function() rep(lazy(x), each = 1500),
+    mat = function() materialize(lazy(x))),
+  "lazy(v)[-1]" = list(base = function() v[-1], gufunc = function() lazy(v)[-1],
+                       mat = function() materialize(lazy(v))),
+  "lazy(v)[2:n]" = list(base = function() v[2:1e6], gufunc = function() lazy(v)[2:1e6],
+                        mat = function() materialize(lazy(v))),
+  "lazy(g)[2:999, 2:999]" = list(base = function() g[2:999, 2:999],
+                                 gufunc = function() lazy(g)[2:999, 2:999],
+                                 mat = function() materialize(lazy(g))),
+  "H[, 1] <- H[, 2], 200 times" = list(
+    base = function() { H <- h; for (i in 1:200) H[, 1] <- H[, 2]; H },
+    gufunc = function() { H <- lazy(h); for (i in 1:200) H[, 1] <- H[, 2]; H },
+    mat = function() materialize(lazy(h))),
+  "anyNA(lazy(w) * 2)" = list(base = function() anyNA(w * 2),
+                              gufunc = function() anyNA(lazy(w) * 2),
+                              mat = function() materialize(lazy(w) * 2)),
+  "is.na(lazy(w) * 2)" = list(base = function() is.na(w * 2),
+                              gufunc = function() is.na(lazy(w) * 2),
+                              mat = function() materialize(lazy(w) * 2)),
+  "pmax(lazy(w), w2)" = list(base = function() pmax(w, w2),
+                             gufunc = function() pmax(lazy(w), w2),
+                             mat = function() materialize(lazy(w))),
+  "pmin(lazy(w) * 2, w2)" = list(base = function() pmin(w * 2, w2),
+                                 gufunc = function() pmin(lazy(w) * 2, w2),
+                                 mat = function() materialize(lazy(w) * 2)),
+  "t(lazy(g) * 2)" = list(base = function() t(g * 2), gufunc = function() t(lazy(g) * 2),
+                          mat = function() materialize(lazy(g) * 2)),
+  "apply(lazy(g) * 2, 2, max)" = list(base = function() apply(g * 2, 2, max),
+                                      gufunc = function() apply(lazy(g) * 2, 2, max),
+                                      mat = function() materialize(lazy(g) * 2)),
+  "ifelse(lazy(w) > 0.5, w, 0)" = list(base = function() ifelse(w > 0.5, w, 0),
+                                       gufunc = function() ifelse(lazy(w) > 0.5, w, 0),
+                                       mat = function() materialize(lazy(w) > 0.5))
+)
+
+cat(sprintf("gufunc fallback benchmark: %d threads, medians of %d runs (ms)\n",
+            gufunc_threads(), reps))
+rows <- lapply(names(cases), function(name) {
+  k <- cases[[name]]
+  same <- identical(materialize(suppressWarnings(k$gufunc())), suppressWarnings(k$base()))
+  t <- medians_ms(list(k$base, k$gufunc, k$mat), reps)
+  data.frame(case = name, base = t[1], gufunc = t[2], mat = t[3],
+             ratio = t[2] / (t[1] + t[3]), identical = same)
+})
+res <- do.call(rbind, rows)
+res$met <- ifelse(res$ratio <= 1, "yes", "NO")
+print(format(res, digits = 3), row.names = FALSE)
+cat(sprintf("ratio = gufunc / (base + mat); target <= 1: met in %d of %d cases\n",
+            sum(res$ratio <= 1), nrow(res)))

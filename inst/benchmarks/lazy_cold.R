@@ -1,0 +1,61 @@
+# The lazy benchmark's expressions (lazy.R) in fresh R processes, each started after
+# the machine was idle for a while: what a user's script meets on its first runs.
+# Each process times base R and gufunc in turns, `reps` times each, from the first
+# call on (no warm-up); the driver prints the ratio base/gufunc of each process's
+# medians and of its first calls, and the worst process against lazy.R's targets.
+# Usage: Rscript inst/benchmarks/lazy_cold.R [processes] [pause_s] [n]
+#        (defaults 6, 15, 1e7; threads: option gufunc.threads, default all cores)
+args <- commandArgs(TRUE)
+if (length(args) && args[1] == "--child") {
+  suppressMessages(library(gufunc))
+  n <- as.numeric(args[2])
+  set.seed(1)
+  a <- runif(n); b <- runif(n); c <- runif(n); d <- runif(n)
+  la <- lazy(a); lb <- lazy(b); lc <- lazy(c); ld <- lazy(d)
+  cases <- list(
+    E1 = list(function() a * b + c, function() materialize(la * lb + lc)),
+    E2 = list(function() sqrt(a * a + b * b), function() materialize(sqrt(la * la + lb * lb))),
+    E3 = list(function() exp(-a * a / 2) * sin(b) + c,
+              function() materialize(exp(-la * la / 2) * sin(lb) + lc)),
+    E4 = list(function() sum(a * b), function() sum(la * lb)),
+    E5 = list(function() 2 * a + 3 * b - 4 * c + 5 * d,
+              function() materialize(2 * la + 3 * lb - 4 * lc + 5 * ld))
+  )
+  reps <- 5
+  for (id in names(cases)) {
+    t <- matrix(NA_real_, reps, 2)
+    for (r in seq_len(reps)) {
+      for (j in 1:2) t[r, j] <- system.time(cases[[id]][[j]]())[["elapsed"]] * 1e3
+    }
+    cat(id, t[1, 1], t[1, 2], median(t[, 1]), median(t[, 2]), "\n")
+  }
+  quit(save = "no")
+}
+
+processes <- if (length(args) >= 1) as.integer(args[1]) else 6L
+pause <- if (length(args) >= 2) as.numeric(args[2]) else 15
+n <- if (length(args) >= 3) args[3] else "1e7"
+script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])
+targets <- c(E1 = 2, E2 = 3, E3 = 3, E4 = 6, E5 = 3)
+rows <- list()
+for (p in seq_len(processes)) {
+  Sys.sleep(pause)
+  out <- system2(file.path(R.home("bin"), "Rscript"), c(script, "--child", n), stdout = TRUE)
+  for (line in out) {
+    f <- strsplit(trimws(line), " +")[[1]]
+    rows[[length(rows) + 1]] <- data.frame(process = p, case = f[1],
+      first_base = as.numeric(f[2]), first_gufunc = as.numeric(f[3]),
+      base = as.numeric(f[4]), gufunc = as.numeric(f[5]))
+  }
+}
+res <- do.call(rbind, rows)
+res$ratio <- res$base / res$gufunc
+res$first_ratio <- res$first_base / res$first_gufunc
+cat(sprintf("%d fresh processes, %g s idle before each, n = %s, threads: %s\n", processes,
+            pause, n, getOption("gufunc.threads", "all cores")))
+print(format(res, digits = 3), row.names = FALSE)
+worst <- aggregate(cbind(ratio, first_ratio) ~ case, res, min)
+worst$target <- targets[worst$case]
+worst$met <- ifelse(worst$ratio >= worst$target, "yes", "NO")
+cat("\nWorst process per case (base/gufunc of medians; of first calls):\n")
+print(format(worst, digits = 3), row.names = FALSE)
