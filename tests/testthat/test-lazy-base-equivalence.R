@@ -117,6 +117,12 @@ test_that("lazy(x) hands R the data of x: no copy, no evaluation", {
   expect_identical(lm[-1, ], m[-1, ])
   expect_identical(la[-1], a[-1])
   expect_identical(rep(la, each = 2), rep(a, each = 2))
+  # x changed afterwards: the lazy value keeps the values it was given.
+  b <- runif(1e5)
+  b1 <- b[1]
+  lb <- lazy(b)
+  b[1] <- -1
+  expect_identical(materialize(lb)[1], b1)
   # names<- and dim<- of lazy(x) keep x itself unchanged.
   names(la) <- paste0("n", seq_along(a))
   expect_null(names(a))
