@@ -4,6 +4,7 @@
 #include "kernels/builtins.hpp"
 #include "kernels/loop_options.hpp"  // first: covers everything below
 #include "kernels/r_semantics.hpp"
+#include "kernels/r_summary.hpp"  // na_real()
 #include "kernels/strided_loop.hpp"
 
 namespace gufunc {
@@ -32,6 +33,27 @@ struct ModInt : SameTypes<int> {
 };
 struct FloorDivInt : SameTypes<int> {
   static int apply(int x, int y, unsigned&) { return int_floor_div(x, y); }
+};
+
+// Integer / and ^ give double, but an NA operand gives NA_real_ itself (R's
+// integer_binary), not the quieted NaN that double arithmetic on NA makes of it.
+struct IntegerToDouble {
+  using In1 = int;
+  using In2 = int;
+  using Out = double;
+};
+struct DivideInt : IntegerToDouble {
+  static double apply(int x, int y, unsigned&) {
+    const double q = static_cast<double>(x) / static_cast<double>(y);
+    return ((x == kNaInt) | (y == kNaInt)) ? na_real() : q;
+  }
+};
+struct PowInt : IntegerToDouble {
+  static double apply(int x, int y, unsigned& w) {
+    if (x == 1 || y == 0) return 1.;  // 1L^NA and NA^0L are 1
+    if (x == kNaInt || y == kNaInt) return na_real();
+    return pow_r(x, y, w);
+  }
 };
 
 struct PlusDouble : SameTypes<double> {
@@ -92,9 +114,9 @@ void register_arithmetic_kernels(Table& table) {
       strided_init("-", "double -> double", unary_loop<NegateDouble>),
       strided_init("*", ii_i, binary_loop<TimesInt>),
       strided_init("*", dd_d, binary_loop<TimesDouble>),
-      // Base R gives double for integer / and ^; its integer special cases
-      // (1L^NA, NA^0L) come out the same through the double rules.
+      strided_init("/", "integer, integer -> double", binary_loop<DivideInt>),
       strided_init("/", dd_d, binary_loop<DivideDouble>),
+      strided_init("^", "integer, integer -> double", binary_loop<PowInt>),
       strided_init("^", dd_d, binary_loop<PowDouble>),
       strided_init("%%", ii_i, binary_loop<ModInt>),
       strided_init("%%", dd_d, binary_loop<ModDouble>),

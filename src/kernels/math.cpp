@@ -1,16 +1,20 @@
 // The Math family: one-argument functions on doubles (abs also on integers),
 // following base R's math1(): a NaN result from a NaN input is that input (so
-// NA stays NA), a new NaN raises "NaNs produced".
+// NA stays NA), a new NaN raises "NaNs produced". abs, log2 and log10 take
+// other paths in R and follow those (AbsDouble, LogBase).
 // clang-format off
 #include "kernels/loop_options.hpp"  // first: covers everything below
 // clang-format on
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 
 #include "dispatch/table.hpp"
 #include "kernels/builtins.hpp"
 #include "kernels/matched_libm.hpp"
 #include "kernels/r_semantics.hpp"
+#include "kernels/r_summary.hpp"  // na_real()
 #include "kernels/strided_loop.hpp"
 
 namespace gufunc {
@@ -18,16 +22,42 @@ namespace {
 
 using Fn = double (*)(double);
 
-template <Fn F>
-struct Math1 {
+struct DoubleMap {
   using In = double;
   using Out = double;
+};
+
+template <Fn F>
+struct Math1 : DoubleMap {
   // Branch-free, so loops over it vectorize where F does (sqrt, fabs).
   static double apply(double x, unsigned& w) {
     const double y = F(x);
     const bool y_nan = y != y, x_nan = x != x;
     w |= (y_nan & !x_nan) ? GUFUNC_WARN_NAN_PRODUCED : 0u;
     return x_nan ? x : y;  // a NaN input's own NaN (so NA stays NA)
+  }
+};
+
+// abs() is plain fabs (R's do_abs), so a NaN loses its sign bit like any number.
+struct AbsDouble : DoubleMap {
+  static double apply(double x, unsigned&) { return std::fabs(x); }
+};
+
+// What R's math2() makes of a NaN operand: NA_real_ itself for an NA (R's ISNA
+// reads only the low word), R's NaN for any other, whatever the sign or quiet bit.
+inline double math2_nan(double x) {
+  uint64_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  return static_cast<uint32_t>(bits) == 1954u ? rsem::na_real() : rsem::nan_value();
+}
+
+// log2 and log10 run as log(x, base) through math2(); below 0 a new NaN warns.
+template <Fn F>
+struct LogBase : DoubleMap {
+  static double apply(double x, unsigned& w) {
+    const double y = F(x);
+    w |= (x < 0) ? GUFUNC_WARN_NAN_PRODUCED : 0u;
+    return x != x ? math2_nan(x) : y;
   }
 };
 
@@ -38,7 +68,6 @@ struct AbsInt {
 };
 
 // The C functions R calls for each name (R's own wrappers where it has them).
-double fabs_(double x) { return std::fabs(x); }
 double sqrt_(double x) { return std::sqrt(x); }
 double exp_(double x) { return std::exp(x); }
 double expm1_(double x) { return std::expm1(x); }
@@ -90,13 +119,13 @@ gufunc_kernel_init matched_kernel(const char* name) {
 void register_math_kernels(Table& table) {
   const gufunc_kernel_init inits[] = {
       strided_init("abs", "integer -> integer", unary_loop<AbsInt>),
-      double_kernel<fabs_>("abs"),
+      strided_init("abs", "double -> double", unary_loop<AbsDouble>),
       double_kernel<sqrt_>("sqrt"),
       matched_kernel<exp_, matched::exp_array>("exp"),
       double_kernel<expm1_>("expm1"),
       double_kernel<rsem::log_r>("log"),
-      double_kernel<rsem::log2_r>("log2"),
-      double_kernel<rsem::log10_r>("log10"),
+      strided_init("log2", "double -> double", unary_loop<LogBase<rsem::log2_r>>),
+      strided_init("log10", "double -> double", unary_loop<LogBase<rsem::log10_r>>),
       double_kernel<log1p_>("log1p"),
       matched_kernel<sin_, matched::sin_array>("sin"),
       matched_kernel<cos_, matched::cos_array>("cos"),

@@ -43,11 +43,14 @@ inline uint64_t nan_significand(double x) {
 }
 constexpr uint64_t kQuietBit = uint64_t(1) << 51;
 
-// cumsum/cumprod: the accumulator after meeting element x, both NaN.
+// cumsum/cumprod: the accumulator after meeting element x, both NaN. Of two
+// quiet NaNs with equal significands the x87 unit returns the positive one.
 inline long double cumulative_nan(long double acc, double x) {
   const uint64_t mx = nan_significand(x);
   if ((mx & kQuietBit) == 0) return acc;  // signalling: the accumulated NaN stays
-  return mx > nan_significand(static_cast<double>(acc)) ? x : acc;
+  const uint64_t macc = nan_significand(static_cast<double>(acc));
+  if (mx != macc) return mx > macc ? x : acc;
+  return std::signbit(x) ? acc : x;
 }
 
 // sum/prod/mean: R's loops load each element before adding, so of all NaNs met

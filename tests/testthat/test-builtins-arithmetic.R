@@ -7,6 +7,18 @@ test_that("+ - * / ^ %% %/% match base R on every pair of grid values", {
   })
 })
 
+test_that("arithmetic on NaNs with a sign or payload matches base R bit for bit", {
+  for (op in c(builtin_arithmetic, builtin_comparison, builtin_logic)) {
+    for (other in value_grid) {
+      cases <- binary_grid_cases(grid_nan_bits, other)
+      bitwise <- !op %in% not_bitwise_when_recycled
+      expect_identical(base_mismatches(op, cases, bitwise = bitwise), character(),
+                       label = sprintf("`%s` on NaN bit patterns, %s", op, typeof(other)))
+    }
+  }
+  expect_unary_grid_matches_base("-", extra = grid_nan_bits)
+})
+
 test_that("unary - and + match base R, types included", {
   for_threads({
     expect_unary_grid_matches_base("-")
@@ -48,6 +60,11 @@ test_that("integer / and ^ give double, with base R's NA rules", {
   expect_identical(gufunc_call("^", 0L, NA_integer_), NA_real_)
   expect_identical(gufunc_call("^", NA_integer_, 2L), NA_real_)
   expect_identical(gufunc_call("/", NA_integer_, 0L), NA_real_)
+  # NA_real_ itself (integer_binary), not the quieted NaN double arithmetic gives.
+  expect_true(identical_bits(gufunc_call("/", c(NA, 1L), c(2L, NA)), c(NA_real_, NA_real_)))
+  expect_true(identical_bits(gufunc_call("^", c(NA, 2L, NA), c(2L, NA, TRUE)), rep(NA_real_, 3)))
+  expect_true(identical_bits(gufunc_call("/", NA, TRUE), NA_real_))
+  expect_true(identical_bits(gufunc_call("/", NA_integer_, 2), NA_integer_ / 2))
   expect_identical(gufunc_call("^", c(1, NA, NaN), c(NA, 0, 0)), c(1, 1, 1))
   expect_identical(gufunc_call("^", -8, 1 / 3), NaN)
   expect_identical(gufunc_call("^", -Inf, c(3, 4, -3, 0.5)), (-Inf)^c(3, 4, -3, 0.5))

@@ -6,8 +6,18 @@ math_extra <- c(seq(-10, 10, by = 0.25), 10^(-20:20), -10^(-20:20), 709.5, 710, 
 
 test_that("every Math builtin matches base R on the value grid, value by value", {
   for_threads({
-    for (fn in builtin_math) expect_unary_grid_matches_base(fn, extra = math_extra)
+    for (fn in builtin_math) {
+      expect_unary_grid_matches_base(fn, extra = c(math_extra, grid_nan_bits))
+    }
   })
+})
+
+test_that("abs, log2 and log10 give base R's NaN bits: no sign, NA as NA_real_", {
+  x <- c(-NaN, -NA_real_, NA_real_ + 0, NaN, -1)
+  expect_true(identical_bits(gufunc_call("abs", x), abs(x)))
+  expect_true(identical_bits(suppressWarnings(gufunc_call("log2", x)), c(NaN, NA, NA, NaN, NaN)))
+  expect_true(identical_bits(suppressWarnings(gufunc_call("log10", x)), suppressWarnings(log10(x))))
+  expect_false(identical_bits(gufunc_call("sqrt", -NaN), NaN))  # math1 keeps the input NaN
 })
 
 test_that("types: abs keeps integers, the others give double", {

@@ -26,6 +26,15 @@ test_that("a double vector gives exactly base R's cumsum and cumprod", {
   })
 })
 
+test_that("NaNs with a sign or payload: base R's bits, in every order", {
+  # Of two quiet NaNs with equal significands the x87 unit keeps the positive one.
+  nans <- c(grid_nan_bits, NaN, NA, quiet_na, 1, -0)
+  orders <- t(as.matrix(expand.grid(seq_along(nans), seq_along(nans), seq_along(nans))))
+  m <- matrix(nans[orders], nrow = 3)  # every order of three values, one per column
+  expect_true(identical_bits(gu_cumsum(m), columnwise(m, cumsum)))
+  expect_true(identical_bits(gu_cumprod(m), columnwise(m, cumprod)))
+})
+
 test_that("matrices and arrays: every column as base R, dims kept", {
   set.seed(42)
   m <- matrix(rnorm(60), 6)
