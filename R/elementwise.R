@@ -211,7 +211,8 @@ nan_operand_order <- function(value, x, y, name) {
   xr <- rep_len(as.vector(x), n)
   yr <- rep_len(as.vector(y), n)
   both <- is.na(xr) & is.na(yr)
-  value[both] <- as.double(yr[both])
+  # R's loop computes the sum or product of the two: a signalling NA comes out quiet.
+  value[both] <- as.double(yr[both]) + 0
   value
 }
 

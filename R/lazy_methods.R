@@ -28,9 +28,9 @@ lazy_math_names <- c(
 #' @export
 Ops.gufunc_lazy <- function(e1, e2) {
   args <- if (nargs() == 1L) list(e1) else list(e1, e2)
-  # A plain length-1 first operand of + or * runs second, as in base R's loops
-  # (swap_scalar_first); attributes still follow the written order.
-  computed <- if (is.null(attributes(e1))) swap_scalar_first(args, .Generic) else args
+  # A length-1 first operand of + or * runs second, as in base R's loops
+  # (swap_scalar_first); attributes still follow the written order (args).
+  computed <- swap_scalar_first(args, .Generic)
   # NULL: base R computes it; FALSE: mappable, with base R's attribute rules.
   value <- .Call(C_lazy_ops, .Generic, computed)
   if (is.null(value)) return(base_fallback(.Generic, args))

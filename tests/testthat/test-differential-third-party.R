@@ -283,10 +283,9 @@ test_that("NumPy's test_umath.py: classification values through comparisons, sig
   expect_no_mismatches(cases, 1000)
 })
 
-# Differences found here that lie outside the kernels, for their owners; each
-# test runs once its cause is fixed (remove the skip).
+# Differences this file found outside the kernels (the lazy bridge, the eager
+# recycling of R/elementwise.R), fixed there.
 test_that("a lazy length-1 first operand of + or * keeps base R's NaN order", {
-  skip("lazy bridge: Ops.gufunc_lazy swaps a plain scalar first operand only (swap_scalar_first)")
   cases <- differential_cases("numpy _core/tests/test_umath.py, special floats")
   cases$add("NaN + c(NA, 1, 2)", `+`, list(NaN, c(NA, 1, 2)), "+")
   cases$add("NA * c(NaN, 1)", `*`, list(NA_real_, c(NaN, 1)), "*")
@@ -294,7 +293,6 @@ test_that("a lazy length-1 first operand of + or * keeps base R's NaN order", {
 })
 
 test_that("gufunc_call() + and * with recycled lengths above 1 quiet an NA as base R", {
-  skip("R/elementwise.R: nan_operand_order() copies the second operand's NA unquieted")
   cases <- differential_cases("numpy _core/tests/test_umath.py, special floats")
   cases$add("c(NaN, NaN, 1, 2) + c(NA, NA)", `+`, list(c(NaN, NaN, 1, 2), c(NA, NA_real_)), "+")
   cases$add("c(NaN, NA, NaN) * c(TRUE, NA, FALSE, NA, NA, TRUE)", `*`,
@@ -302,8 +300,7 @@ test_that("gufunc_call() + and * with recycled lengths above 1 quiet an NA as ba
   expect_no_mismatches(cases, 2)
 })
 
-test_that("lazy length-1 logical results (left out of the cases above)", {
-  skip("Ops.gufunc_lazy: isFALSE(value) dispatches back into the method (issue 12, section 2)")
+test_that("lazy length-1 logical results", {
   with_options(list(gufunc.lazy_min_length = 0), {
     expect_identical(materialize(lazy(1) == 1), TRUE)
     expect_identical(materialize(!lazy(TRUE)), FALSE)
