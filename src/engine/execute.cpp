@@ -1,19 +1,14 @@
 // Blocked, threaded execution of batches (see evaluate.hpp).
 #include <algorithm>
-#include <atomic>
-#include <cfloat>
 #include <chrono>
 #include <climits>
 #include <cstring>
-#include <memory>
-#include <mutex>
 
 #include "dispatch/apply.hpp"
 #include "engine/batch.hpp"
 #include "engine/block_runner.hpp"
 #include "engine/block_size.hpp"
 #include "engine/evaluate.hpp"
-#include "engine/gufunc_step.hpp"
 #include "engine/reduce_kernel.hpp"
 #include "kernels/r_summary.hpp"
 

@@ -1,13 +1,11 @@
 // Reduction rules (see reduce_ops.hpp).
-// clang-format off
-#include "kernels/loop_options.hpp"  // first: the sum loops are kernel loops
-// clang-format on
 #include "engine/reduce_ops.hpp"
 
 #include <climits>
 #include <cmath>
 #include <cstring>
 
+#include "engine/reduce_sums.hpp"
 #include "kernels/r_semantics.hpp"
 #include "kernels/r_summary.hpp"
 
@@ -25,100 +23,11 @@ double quiet_na_real() {
   return x;
 }
 
-// A double in the x87 unit before it is added or multiplied, as R's loops have it:
-// loading quiets a stored NA (a signalling NaN), and of two quiet NaNs the larger
-// significand (NA's) wins. Added straight from memory, a signalling NA would leave
-// an accumulated NaN instead, so the load is forced.
-inline long double loaded(double x) {
-  long double v = x;
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-  __asm__("" : "+t"(v));
-#endif
-  return v;
-}
-
 template <class T>
 T at(const char* data, intptr_t i, intptr_t step) {
   T v;
   std::memcpy(&v, data + i * step, sizeof v);
   return v;
-}
-
-// Folds value(0), ..., value(n - 1), at indices [index, index + n), into the sum (or
-// mean) of s; under na_rm NaN values are skipped. Four values are formed before they
-// are added, so the vectorizer computes them (products, say) in vector registers and
-// the loop is left with loads and the long double additions. Always inlined, so a
-// caller compiled for AVX2 (fold_flat_products) vectorizes it for AVX2.
-template <class ValueAt>
-[[gnu::always_inline]] inline void sum_values(ValueAt value, intptr_t n, intptr_t index, bool na_rm,
-                                              SumOrder order, ReduceState* s) {
-  intptr_t used = n;
-  auto keep = [&](double x) {
-    if (na_rm && std::isnan(x)) {
-      --used;
-      return false;
-    }
-    return true;
-  };
-  if (s->second_pass) {  // base R's mean: the sum of deviations, in index order
-    long double t = s->deviations;
-    const long double m = s->mean;
-    for (intptr_t i = 0; i < n; ++i) {
-      const double x = value(i);
-      if (keep(x)) t += x - m;
-    }
-    s->deviations = t;
-    return;
-  }
-  intptr_t i = 0;
-  if (order == SumOrder::Exact) {
-    long double t = s->total;  // one accumulator, index order: base R's rsum
-    for (; !na_rm && i + 4 <= n; i += 4) {
-      double v[4];
-      for (int j = 0; j < 4; ++j) v[j] = value(i + j);
-      t += loaded(v[0]);
-      t += loaded(v[1]);
-      t += loaded(v[2]);
-      t += loaded(v[3]);
-    }
-    for (; i < n; ++i) {
-      const double x = value(i);
-      if (keep(x)) t += loaded(x);
-    }
-    s->total = t;
-  } else {
-    long double* lane = s->lanes;
-    for (; i < n && ((index + i) & 3) != 0; ++i) {
-      const double x = value(i);
-      if (keep(x)) lane[(index + i) & 3] += loaded(x);
-    }
-    long double l0 = lane[0], l1 = lane[1], l2 = lane[2], l3 = lane[3];
-    for (; !na_rm && i + 4 <= n; i += 4) {
-      double v[4];
-      for (int j = 0; j < 4; ++j) v[j] = value(i + j);
-      l0 += loaded(v[0]);
-      l1 += loaded(v[1]);
-      l2 += loaded(v[2]);
-      l3 += loaded(v[3]);
-    }
-    lane[0] = l0, lane[1] = l1, lane[2] = l2, lane[3] = l3;
-    for (; i < n; ++i) {
-      const double x = value(i);
-      if (keep(x)) lane[(index + i) & 3] += loaded(x);
-    }
-  }
-  s->count += used;
-}
-
-const intptr_t kFlat = sizeof(double);
-
-// sum_values of x[i] * y[i] over contiguous arrays, also compiled for AVX2: four
-// products from one vector multiply. Streaming and adding stay in one loop, so
-// memory and arithmetic overlap.
-GUFUNC_SIMD_CLONES void fold_flat_products(const double* a, const double* b, intptr_t n,
-                                           intptr_t index, bool na_rm, SumOrder order,
-                                           ReduceState* s) {
-  sum_values([a, b](intptr_t i) { return rsem::times_r(a[i], b[i]); }, n, index, na_rm, order, s);
 }
 
 void fold_extreme(int slot, bool na_rm, double x, ReduceState* s) {
@@ -235,13 +144,7 @@ void Reducer::fold(const char* data, intptr_t n, intptr_t step, intptr_t index,
   if (input_ != GUFUNC_DOUBLE) {
     fold_ints(reduction_, na_rm_, data, n, step, s);
   } else if (reduction_ == Reduction::Sum || reduction_ == Reduction::Mean) {
-    if (step == kFlat) {
-      const double* x = reinterpret_cast<const double*>(data);
-      sum_values([x](intptr_t i) { return x[i]; }, n, index, na_rm_, order_, s);
-    } else {
-      sum_values([=](intptr_t i) { return at<double>(data, i, step); }, n, index, na_rm_, order_,
-                 s);
-    }
+    sum_doubles(data, n, step, index, na_rm_, order_, s);
   } else {
     fold_doubles(reduction_, na_rm_, data, n, step, s);
   }
@@ -249,14 +152,7 @@ void Reducer::fold(const char* data, intptr_t n, intptr_t step, intptr_t index,
 
 void Reducer::fold_products(const char* x, intptr_t x_step, const char* y, intptr_t y_step,
                             intptr_t n, intptr_t index, ReduceState* s) const {
-  if (x_step == kFlat && y_step == kFlat) {
-    fold_flat_products(reinterpret_cast<const double*>(x), reinterpret_cast<const double*>(y), n,
-                       index, na_rm_, order_, s);
-    return;
-  }
-  sum_values(
-      [=](intptr_t i) { return rsem::times_r(at<double>(x, i, x_step), at<double>(y, i, y_step)); },
-      n, index, na_rm_, order_, s);
+  sum_products(x, x_step, y, y_step, n, index, na_rm_, order_, s);
 }
 
 void Reducer::merge(const ReduceState& later, ReduceState* s) const {
