@@ -9,6 +9,30 @@ namespace engine {
 
 namespace {
 
+// Which thread folds is up to the runner, but its long double sums must round as
+// the calling thread's do: a new Windows thread's x87 unit starts rounding to 53
+// bits whatever the caller uses. So the folder takes the caller's control word while
+// it folds (elsewhere every thread has the same).
+#if defined(_WIN32) && defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+unsigned short x87_control() {
+  unsigned short word;
+  __asm__ volatile("fnstcw %0" : "=m"(word));
+  return word;
+}
+void set_x87_control(unsigned short word) { __asm__ volatile("fldcw %0" : : "m"(word)); }
+#else
+unsigned short x87_control() { return 0; }
+void set_x87_control(unsigned short) {}
+#endif
+
+struct CallerPrecision {
+  explicit CallerPrecision(unsigned short caller) : saved(x87_control()) {
+    set_x87_control(caller);
+  }
+  ~CallerPrecision() { set_x87_control(saved); }
+  unsigned short saved;
+};
+
 enum FolderState { kNotStarted, kFolding, kDone };
 
 struct Shared {
@@ -19,6 +43,7 @@ struct Shared {
   std::unique_ptr<std::atomic<size_t>[]> ready;  // per slot: 1 + the block it holds, once computed
   const OrderedHooks& hooks;
   const std::atomic<bool>& failed;
+  unsigned short caller_x87 = x87_control();  // constructed on the calling thread
 
   Shared(size_t f, size_t l, size_t s, const OrderedHooks& h, const std::atomic<bool>& fail)
       : first(f),
@@ -40,6 +65,7 @@ void pause(unsigned* spins) {
 }
 
 void fold_all(Shared* sh) {
+  const CallerPrecision precision(sh->caller_x87);
   for (size_t k = sh->first; k < sh->last && !sh->failed.load(std::memory_order_relaxed); ++k) {
     size_t unclaimed = k;
     if (sh->next.compare_exchange_strong(unclaimed, k + 1)) {
