@@ -33,6 +33,15 @@
 #' vectors: while the data fit the processor's cache, recording and evaluating a
 #' graph costs more than base R's own loops.
 #'
+#' `sum()`, `mean()` and `prod()` give base R's value to the last bit: like base R
+#' they accumulate in one long double in index order (`mean()` with base R's second
+#' pass), whatever the threads and the block size, so the additions are one chain
+#' while the expression is computed on all threads. Option
+#' `gufunc.sum_order = "fast"` (default `"exact"`) adds sums and means of doubles
+#' into four interleaved accumulators instead, and `mean()` makes one pass: faster,
+#' but the last bits may differ from base R's (the result still does not depend on
+#' the threads or the block size).
+#'
 #' Blocks hold option `gufunc.block_size` elements, else environment variable
 #' `GUFUNC_BLOCK_SIZE`, else as many as fit the per-core cache. Warnings of an
 #' evaluation (for example `NaNs produced`) are raised when the values are computed,

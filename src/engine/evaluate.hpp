@@ -14,8 +14,15 @@
 namespace gufunc {
 namespace engine {
 
+// How sums and means of doubles accumulate. Exact: as base R, in one long double in
+// index order (base R's bits; mean makes base R's second pass). Fast: the value at
+// index i goes to accumulator i % 4 and mean is one pass (the last bits may differ
+// from base R). Either way the result does not depend on the threads or the blocks.
+enum class SumOrder { Exact, Fast };
+
 struct EvalOptions {
   Runner* runner = nullptr;
+  SumOrder sum_order = SumOrder::Exact;
   size_t block_size = 0;  // elements per block; 0: from the cache size (block_size.hpp)
   // Called on the main thread between rounds of blocks; returns true to stop
   // (an interrupt). Evaluation then throws Interrupted.

@@ -1,19 +1,15 @@
 // Blocked, threaded execution of batches (see evaluate.hpp).
 #include <algorithm>
-#include <atomic>
-#include <cfloat>
 #include <chrono>
 #include <climits>
 #include <cstring>
-#include <memory>
-#include <mutex>
 
 #include "dispatch/apply.hpp"
 #include "engine/batch.hpp"
+#include "engine/block_runner.hpp"
 #include "engine/block_size.hpp"
 #include "engine/evaluate.hpp"
-#include "engine/gufunc_step.hpp"
-#include "engine/reduce_ops.hpp"
+#include "engine/reduce_kernel.hpp"
 #include "kernels/r_summary.hpp"
 
 namespace gufunc {
@@ -30,184 +26,27 @@ const size_t kElementsPerRound = size_t(1) << 20;
 const size_t kMinBlocksPerRound = 16;
 const std::chrono::milliseconds kQuickRound(20);
 
-// This thread's block scratch, grown as needed and kept between calls: tasks are
-// small, so allocating (and zeroing) registers per task would cost more than them.
-char* thread_scratch(size_t bytes) {
-  thread_local std::unique_ptr<double[]> buffer;
-  thread_local size_t capacity = 0;
-  if (capacity < bytes) {
-    buffer.reset(new double[(bytes + sizeof(double) - 1) / sizeof(double)]);
-    capacity = bytes;
+// Calls run_round(from, to) for rounds of blocks covering [0, nblocks) with an
+// interrupt check between rounds.
+template <class RunRound>
+void in_rounds(size_t nblocks, size_t block_elements, int threads, const EvalOptions& options,
+               const WorkerOutcome& outcome, RunRound run_round) {
+  size_t round = std::max(kMinBlocksPerRound, kElementsPerRound / block_elements) *
+                 static_cast<size_t>(threads);
+  for (size_t b0 = 0, count = 0; b0 < nblocks && !outcome.failed; b0 += count) {
+    const auto started = std::chrono::steady_clock::now();
+    count = std::min(round, nblocks - b0);
+    run_round(b0, b0 + count);
+    if (options.interrupted && options.interrupted()) throw Interrupted();
+    if (std::chrono::steady_clock::now() - started < kQuickRound) round *= 4;
   }
-  return reinterpret_cast<char*>(buffer.get());
 }
-
-// Everything a worker needs to run instructions on a block of iterations.
-class BlockRunner {
- public:
-  BlockRunner(const Batch& b, intptr_t begin, char* out, std::vector<std::vector<char>>* temps,
-              size_t block)
-      : b_(b), begin_(begin), out_(out), temps_(*temps), block_(block) {
-    register_elements_ = block * static_cast<size_t>(std::max<intptr_t>(b.max_width, 1));
-    for (const Instruction& ins : b.code) {
-      steps_.push_back(ins.op == Op::Gufunc ? std::make_unique<GufuncStep>(*ins.node) : nullptr);
-    }
-  }
-
-  size_t block() const { return block_; }
-  size_t register_bytes() const { return register_elements_ * sizeof(double); }
-
-  // Runs instructions [first, last) on iterations [pos, pos + n) with `scratch` as
-  // this thread's registers. Returns 0, or -1 with ctx set and *failed the failing
-  // instruction.
-  int run(size_t first, size_t last, intptr_t pos, intptr_t n, char* scratch, gufunc_context* ctx,
-          size_t* failed) const {
-    for (size_t i = first; i < last; ++i) {
-      const Instruction& ins = b_.code[i];
-      if (ins.op == Op::Reduce) continue;  // reductions are folded by the caller
-      *failed = i;
-      if (ins.op == Op::Gufunc) {
-        if (run_gufunc(i, pos, n, scratch, ctx) != 0) return -1;
-        continue;
-      }
-      // Element-wise: `width` elements per iteration.
-      const intptr_t at = pos * ins.width, count = n * ins.width;
-      char* args[GUFUNC_MAX_ARGS + 1];
-      intptr_t steps[GUFUNC_MAX_ARGS + 1];
-      size_t k = 0;
-      for (int a : ins.args) {
-        args[k] = pointer(a, at, scratch, &steps[k]);
-        ++k;
-      }
-      args[k] = pointer(ins.out, at, scratch, &steps[k]);
-      if (ins.op == Op::Cast) {
-        cast_to_double(args[0], steps[0], reinterpret_cast<double*>(args[1]), count);
-        continue;
-      }
-      if (call_kernel(*ins.node, args, steps, count, ctx) != 0) return -1;
-    }
-    return 0;
-  }
-
-  // The error a failure of instruction i becomes.
-  std::string failure(size_t i, const gufunc_context& ctx) const {
-    if (i < steps_.size() && steps_[i]) return steps_[i]->failure(ctx);
-    return std::string("kernel failed: ") + ctx.msg;
-  }
-
-  // Where value v's elements [pos, ...) are, and their step.
-  char* pointer(int v, intptr_t pos, char* scratch, intptr_t* step) const {
-    const Value& val = b_.values[v];
-    const intptr_t es = static_cast<intptr_t>(dtype_size(val.dtype));
-    *step = es;
-    switch (val.kind) {
-      case ValueKind::Constant:
-      case ValueKind::Reduced:
-        *step = 0;
-        return const_cast<char*>(val.dtype == GUFUNC_DOUBLE
-                                     ? reinterpret_cast<const char*>(&val.c_double)
-                                     : reinterpret_cast<const char*>(&val.c_int));
-      case ValueKind::Input: {
-        const View& view = val.node->view;
-        if (view.length == 1) {
-          *step = 0;
-          return const_cast<char*>(view.data);
-        }
-        return const_cast<char*>(view.data) + pos * es;
-      }
-      case ValueKind::Staged:
-        if (val.node->length == 1) {
-          *step = 0;
-          return const_cast<char*>(val.staged);
-        }
-        return const_cast<char*>(val.staged) + (pos - val.stage_begin) * es;
-      case ValueKind::Computed:
-        break;
-    }
-    switch (val.storage) {
-      case Storage::Output:
-        return out_ + (pos - begin_ * val.width) * es;
-      case Storage::Temp:
-        return temps_[val.slot].data() + (pos - begin_ * val.width) * es;
-      default:
-        return scratch + static_cast<size_t>(val.slot) * register_bytes();
-    }
-  }
-
- private:
-  // Gufunc instruction i on iterations [pos, pos + n): values computed in this
-  // batch are contiguous from the block's start, the others are read in place.
-  int run_gufunc(size_t i, intptr_t pos, intptr_t n, char* scratch, gufunc_context* ctx) const {
-    const Instruction& ins = b_.code[i];
-    char* base[GUFUNC_MAX_ARGS + 1];
-    bool contiguous[GUFUNC_MAX_ARGS + 1];
-    intptr_t step;
-    size_t k = 0;
-    for (int a : ins.args) {
-      const Value& val = b_.values[a];
-      contiguous[k] = val.kind == ValueKind::Computed;
-      if (contiguous[k]) {
-        base[k] = pointer(a, pos * val.width, scratch, &step);
-      } else if (val.kind == ValueKind::Input) {
-        base[k] = const_cast<char*>(val.node->view.data);
-      } else if (val.kind == ValueKind::Staged) {
-        base[k] = const_cast<char*>(val.staged);
-      } else {
-        base[k] = pointer(a, 0, scratch, &step);  // a constant
-      }
-      ++k;
-    }
-    contiguous[k] = true;
-    base[k] = pointer(ins.out, pos * ins.width, scratch, &step);
-    return steps_[i]->run(base, contiguous, pos, n, ctx);
-  }
-
-  static void cast_to_double(const char* src, intptr_t step, double* dst, intptr_t n) {
-    for (intptr_t i = 0; i < n; ++i) {
-      int x;
-      std::memcpy(&x, src + i * step, sizeof x);
-      dst[i] = x == INT_MIN ? rsem::na_real() : static_cast<double>(x);
-    }
-  }
-
-  static int call_kernel(const Node& node, char** args, const intptr_t* steps, intptr_t n,
-                         gufunc_context* ctx) {
-    const gufunc_kernel_set& set = node.function->set(node.match.index);
-    const int nargs = static_cast<int>(node.children.size()) + 1;
-    int status;
-    if (set.Strided != nullptr) {
-      gufunc_loop_data data = {set.state, ctx};
-      status = set.Strided(args, &n, steps, &data);
-    } else {
-      // Element-wise nd kernels: each argument is one loop dimension.
-      gufunc_ndarray stack[GUFUNC_MAX_ARGS + 1];
-      intptr_t shape[GUFUNC_MAX_ARGS + 1];
-      for (int a = 0; a < nargs; ++a) {
-        shape[a] = n;
-        const gufunc_dtype t = a + 1 < nargs ? node.match.types[a] : node.dtype;
-        stack[a] = {args[a], t, 1, &shape[a], &steps[a]};
-      }
-      gufunc_nd_kernel_t fn = set.C ? set.C : set.Fortran ? set.Fortran : set.Xnd;
-      status = fn(stack, set.state, ctx);
-    }
-    if (status != 0 && ctx->status == 0) gufunc_error(ctx, "kernel returned %d", status);
-    return status;
-  }
-
-  const Batch& b_;
-  intptr_t begin_;
-  char* out_;
-  std::vector<std::vector<char>>& temps_;
-  size_t block_;                                    // iterations per block
-  size_t register_elements_;                        // elements a register holds: block * max_width
-  std::vector<std::unique_ptr<GufuncStep>> steps_;  // per instruction (Gufunc only)
-};
 
 // Runs every kernel of `b` over iterations [begin, end): blocks spread over threads
 // in rounds, with an interrupt check between rounds. A trailing Reduce instruction
-// folds each block into partials[block].
+// is folded into `fold` (twice for base R's mean).
 void run_batch(const Batch& b, intptr_t begin, intptr_t end, char* out, const EvalOptions& options,
-               std::vector<Partial>* partials, WorkerOutcome* outcome) {
+               Fold* fold, WorkerOutcome* outcome) {
   // Blocks are sized in elements; a block of a gufunc batch holds whole iterations.
   const size_t width = static_cast<size_t>(std::max<intptr_t>(b.max_width, 1));
   const size_t block =
@@ -220,69 +59,34 @@ void run_batch(const Batch& b, intptr_t begin, intptr_t end, char* out, const Ev
   }
   const BlockRunner runner(b, begin, out, &temps, block);
   const size_t nblocks = n <= 0 ? 0 : (static_cast<size_t>(n) + block - 1) / block;
-  const Instruction* reduce =
-      !b.code.empty() && b.code.back().op == Op::Reduce ? &b.code.back() : nullptr;
-  if (partials != nullptr) partials->assign(nblocks, Partial());
   Runner* threads = options.runner;
   const int nthreads = threads ? threads->threads() : 1;
 
   for (size_t k = 0; k < b.kernel_starts.size(); ++k) {
     const size_t first = b.kernel_starts[k];
     const size_t last = k + 1 < b.kernel_starts.size() ? b.kernel_starts[k + 1] : b.code.size();
-    // A product the reduction computes itself is not run as an instruction.
-    const bool fuse = b.fused_product >= 0 && last == b.code.size();
-    const size_t run_last = fuse ? static_cast<size_t>(b.fused_product) : last;
-    const Instruction* product = fuse ? &b.code[run_last] : nullptr;
-    auto body = [&](size_t from, size_t to) {
-      char* regs =
-          thread_scratch(static_cast<size_t>(std::max(b.registers, 1)) * runner.register_bytes());
-      gufunc_context ctx;
-      gufunc_context_init(&ctx);
-      std::string failure;
-      try {
-        size_t failed = 0;
-        for (size_t blk = from; blk < to && !outcome->failed.load(std::memory_order_relaxed);
-             ++blk) {
-          const intptr_t pos = begin + static_cast<intptr_t>(blk * block);
-          const intptr_t len = std::min<intptr_t>(static_cast<intptr_t>(block), end - pos);
-          if (runner.run(first, run_last, pos, len, regs, &ctx, &failed) != 0) {
-            failure = runner.failure(failed, ctx);
-            break;
-          }
-          if (reduce != nullptr && last == b.code.size()) {
-            const Node& r = *reduce->node;
-            intptr_t step, step2;
-            if (product != nullptr) {
-              const char* x = runner.pointer(product->args[0], pos, regs, &step);
-              const char* y = runner.pointer(product->args[1], pos, regs, &step2);
-              accumulate_products(r.na_rm, x, step, y, step2, len, &(*partials)[blk]);
-            } else {
-              const char* data = runner.pointer(reduce->args[0], pos, regs, &step);
-              accumulate(r.reduction, r.na_rm, b.values[reduce->args[0]].dtype, data, len, step,
-                         &(*partials)[blk]);
-            }
-          }
-        }
-      } catch (const std::exception& e) {
-        gufunc_error(&ctx, "%s", e.what());
-        failure = std::string("kernel failed: ") + ctx.msg;
-      }
-      outcome->warnings.fetch_or(ctx.warnings);
-      if (ctx.status != 0) outcome->fail(failure);
-    };
-    size_t round = std::max(kMinBlocksPerRound, kElementsPerRound / (block * width)) *
-                   static_cast<size_t>(nthreads);
-    for (size_t b0 = 0, count = 0; b0 < nblocks && !outcome->failed; b0 += count) {
-      const auto started = std::chrono::steady_clock::now();
-      count = std::min(round, nblocks - b0);
-      if (nthreads <= 1 || count == 1 || threads == nullptr) {
-        body(b0, b0 + count);
-      } else {
-        threads->parallel_for(count, 1, [&](size_t s, size_t e) { body(b0 + s, b0 + e); });
-      }
-      if (options.interrupted && options.interrupted()) throw Interrupted();
-      if (std::chrono::steady_clock::now() - started < kQuickRound) round *= 4;
+    if (fold != nullptr && last == b.code.size()) {
+      ReduceKernel kernel(b, runner, first, begin, end, nthreads, fold);
+      do {
+        in_rounds(nblocks, block * width, nthreads, options, *outcome,
+                  [&](size_t from, size_t to) { kernel.run_blocks(threads, from, to, outcome); });
+      } while (!outcome->failed && fold->reducer.start_second_pass(&fold->state));
+      continue;
     }
+    auto body = [&](size_t from, size_t to) {
+      for (size_t blk = from; blk < to && !outcome->failed.load(std::memory_order_relaxed); ++blk) {
+        const intptr_t pos = begin + static_cast<intptr_t>(blk * block);
+        const intptr_t len = std::min<intptr_t>(static_cast<intptr_t>(block), end - pos);
+        if (run_block(runner, first, last, pos, len, outcome) == nullptr) break;
+      }
+    };
+    in_rounds(nblocks, block * width, nthreads, options, *outcome, [&](size_t from, size_t to) {
+      if (nthreads <= 1 || to - from == 1 || threads == nullptr) {
+        body(from, to);
+      } else {
+        threads->parallel_for(to - from, 1, [&](size_t s, size_t e) { body(from + s, from + e); });
+      }
+    });
   }
 }
 
@@ -457,22 +261,21 @@ ReduceResult reduce(const NodePtr& node, const EvalOptions& options) {
   Batch b = build_batch(*node, nullptr);
   unsigned warnings = resolve_reductions(&b, options);
   if (child.kind != NodeKind::Scalar) warnings |= resolve_staged(&b, 0, child.length, options);
-  std::vector<Partial> partials;
+  const Reducer reducer(node->reduction, node->na_rm, child.dtype, options.sum_order);
+  Fold fold{reducer, reducer.start()};
   WorkerOutcome outcome;
   if (child.kind != NodeKind::Scalar) {
-    run_batch(b, 0, child.length, nullptr, options, &partials, &outcome);
+    run_batch(b, 0, child.length, nullptr, options, &fold, &outcome);
     check(outcome);
   } else {
-    Partial p;
     const char* data = child.dtype == GUFUNC_DOUBLE
                            ? reinterpret_cast<const char*>(&child.scalar_double)
                            : reinterpret_cast<const char*>(&child.scalar_int);
-    accumulate(node->reduction, node->na_rm, child.dtype, data, 1, 0, &p);
-    partials.push_back(p);
+    do {
+      reducer.fold(data, 1, 0, 0, &fold.state);
+    } while (reducer.start_second_pass(&fold.state));
   }
-  Partial total;
-  for (const Partial& p : partials) combine(node->reduction, node->na_rm, child.dtype, p, &total);
-  ReduceResult r = finish_reduction(*node, child.dtype, total);
+  ReduceResult r = reducer.finish(*node, fold.state);
   r.warnings |= warnings | outcome.warnings.load();
   return r;
 }

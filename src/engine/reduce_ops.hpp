@@ -1,10 +1,13 @@
-// Per-block accumulators of the fused reductions, following base R's summary.c:
-// sums and means accumulate in long double, integer sums in 64 bits (NA and a warning
-// outside the int range), min/max keep the first of equal values and let NA win
-// over NaN, any/all follow R's three-valued logic. Blocks are combined in order.
+// The rules of the fused reductions, following base R's summary.c (R 4.2): sums,
+// means and products of doubles, and products of integers, accumulate in ONE long
+// double in index order, as R's loops do, so the result has base R's bits whatever
+// the blocks and threads; mean makes R's second pass over the deviations. Integer
+// sums are exact in 64 bits (a double outside the int range, as R 4.x), min/max keep
+// the first of equal values and let NA win over NaN, any/all follow R's
+// three-valued logic. Those last reductions do not depend on the order, so blocks may
+// be reduced apart and merged in index order.
 #pragma once
 
-#include <cmath>
 #include <cstdint>
 
 #include "engine/evaluate.hpp"
@@ -13,29 +16,59 @@
 namespace gufunc {
 namespace engine {
 
-struct Partial {
-  long double ld = 0;     // sum/mean (double and integer input), prod
-  int64_t i64 = 0;        // sum of integer/logical
-  int64_t count = 0;      // elements accumulated (mean)
-  double dv[2] = {0, 0};  // min, max of doubles
-  int iv[2] = {0, 0};     // min, max of integers
-  bool updated[2] = {false, false};
-  bool na = false;  // an NA was met (integer input, or double NA for min/max)
-  bool any_true = false, any_false = false;
-  bool started = false;  // prod: ld holds a product
+// What one reduction has accumulated over the values met so far.
+struct ReduceState {
+  long double total = 0;  // sum and mean of doubles, prod; exact order: the accumulator
+  // Fast order: the value at index i goes to lane i % 4, so four additions overlap.
+  long double lanes[4] = {0, 0, 0, 0};
+  long double mean = 0;        // mean's second pass: the first pass's total / count
+  long double deviations = 0;  // mean's second pass: the sum of (x - mean)
+  bool second_pass = false;
+  int64_t integer_total = 0;          // sum and mean of integers and logicals
+  int64_t count = 0;                  // values accumulated: mean's divisor
+  double double_extreme[2] = {0, 0};  // min, max
+  int int_extreme[2] = {0, 0};
+  bool has_extreme[2] = {false, false};
+  bool saw_na = false;  // integer input: an NA (prod: or a NaN product)
+  bool saw_true = false, saw_false = false;
 };
 
-// Accumulates n values of type `t` (step bytes apart) into p.
-void accumulate(Reduction r, bool na_rm, gufunc_dtype t, const char* data, intptr_t n,
-                intptr_t step, Partial* p);
-// Accumulates the sum (or mean) of the n products x[i] * y[i], each rounded to
-// double as the builtin `*` rounds it: sum(x * y) without storing the products.
-void accumulate_products(bool na_rm, const char* x, intptr_t x_step, const char* y, intptr_t y_step,
-                         intptr_t n, Partial* p);
-// Folds block partial `b` (a later block) into `acc`.
-void combine(Reduction r, bool na_rm, gufunc_dtype t, const Partial& b, Partial* acc);
-// The value of reduction node `r` over inputs of type `in`, from all blocks' partial.
-ReduceResult finish_reduction(const Node& r, gufunc_dtype in, const Partial& p);
+// One reduction node's rules over values of one type.
+class Reducer {
+ public:
+  Reducer(Reduction reduction, bool na_rm, gufunc_dtype input, SumOrder order);
+
+  // True when values must be folded in index order into one state; false when a
+  // block may be folded into a fresh state and merged in order (merge()).
+  bool in_order() const { return in_order_; }
+
+  // The state before any value (a product starts at 1).
+  ReduceState start() const;
+
+  // Folds n values (`step` bytes apart) at indices [index, index + n) into s.
+  void fold(const char* data, intptr_t n, intptr_t step, intptr_t index, ReduceState* s) const;
+  // Folds the n products x[i] * y[i], each rounded to double as the builtin `*`
+  // rounds it: sum(x * y) without storing the products.
+  void fold_products(const char* x, intptr_t x_step, const char* y, intptr_t y_step, intptr_t n,
+                     intptr_t index, ReduceState* s) const;
+  // Folds the state of a later block into s (reductions not in_order()).
+  void merge(const ReduceState& later, ReduceState* s) const;
+
+  // After a pass over all values: true when a second pass must fold them again
+  // (base R's mean of doubles, when the first pass's mean is finite); s is then
+  // ready for it.
+  bool start_second_pass(ReduceState* s) const;
+
+  // The value of reduction node r from the final state.
+  ReduceResult finish(const Node& r, const ReduceState& s) const;
+
+ private:
+  Reduction reduction_;
+  bool na_rm_;
+  gufunc_dtype input_;
+  SumOrder order_;
+  bool in_order_;
+};
 
 }  // namespace engine
 }  // namespace gufunc

@@ -42,6 +42,17 @@ size_t block_size_from_env(const char* text) {
   return static_cast<size_t>(n);
 }
 
+// The option's value as the error message shows it: one value as R prints it (a
+// string in quotes), else its type and length.
+std::string shown(SEXP opt) {
+  if (TYPEOF(opt) == STRSXP && XLENGTH(opt) == 1 && STRING_ELT(opt, 0) != NA_STRING) {
+    return std::string("\"") + CHAR(STRING_ELT(opt, 0)) + "\"";
+  }
+  if (Rf_isVectorAtomic(opt) && XLENGTH(opt) == 1) return CHAR(Rf_asChar(opt));
+  return std::string("a ") + Rf_type2char(TYPEOF(opt)) + " of length " +
+         std::to_string(static_cast<long long>(Rf_xlength(opt)));
+}
+
 void check_user_interrupt(void*) { R_CheckUserInterrupt(); }
 
 }  // namespace
@@ -54,11 +65,24 @@ size_t block_size_setting() {
   return 0;
 }
 
+engine::SumOrder sum_order_setting() {
+  SEXP opt = Rf_GetOption1(Rf_install("gufunc.sum_order"));
+  if (Rf_isNull(opt)) return engine::SumOrder::Exact;
+  if (TYPEOF(opt) == STRSXP && XLENGTH(opt) == 1 && STRING_ELT(opt, 0) != NA_STRING) {
+    const std::string order = CHAR(STRING_ELT(opt, 0));
+    if (order == "exact") return engine::SumOrder::Exact;
+    if (order == "fast") return engine::SumOrder::Fast;
+  }
+  throw Error("gufunc_argument_error",
+              "option `gufunc.sum_order` must be \"exact\" or \"fast\", not " + shown(opt));
+}
+
 bool interrupt_pending() { return R_ToplevelExec(check_user_interrupt, nullptr) == FALSE; }
 
 EvalSettings::EvalSettings() : runner(thread_count()) {
   options.runner = &runner;
   options.block_size = block_size_setting();
+  options.sum_order = sum_order_setting();
   options.interrupted = interrupt_pending;
 }
 

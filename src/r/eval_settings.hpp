@@ -14,6 +14,10 @@ namespace r {
 // setting is not a positive whole number.
 size_t block_size_setting();
 
+// How sums and means of doubles accumulate: option gufunc.sum_order, "exact" (the
+// default: base R's bits) or "fast". Throws gufunc_argument_error for other values.
+engine::SumOrder sum_order_setting();
+
 // True when the user pressed Ctrl-C. R_CheckUserInterrupt runs inside
 // R_ToplevelExec, so the interrupt's longjmp stops there instead of crossing C++.
 bool interrupt_pending();

@@ -1,0 +1,187 @@
+// Running a batch's instructions on one block (see block_runner.hpp).
+#include "engine/block_runner.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+
+#include "dispatch/apply.hpp"
+#include "kernels/r_summary.hpp"
+
+namespace gufunc {
+namespace engine {
+
+char* thread_scratch(size_t bytes) {
+  thread_local std::unique_ptr<double[]> buffer;
+  thread_local size_t capacity = 0;
+  if (capacity < bytes) {
+    buffer.reset(new double[(bytes + sizeof(double) - 1) / sizeof(double)]);
+    capacity = bytes;
+  }
+  return reinterpret_cast<char*>(buffer.get());
+}
+
+BlockRunner::BlockRunner(const Batch& b, intptr_t begin, char* out,
+                         std::vector<std::vector<char>>* temps, size_t block)
+    : b_(b), begin_(begin), out_(out), temps_(*temps), block_(block) {
+  register_elements_ = block * static_cast<size_t>(std::max<intptr_t>(b.max_width, 1));
+  for (const Instruction& ins : b.code) {
+    steps_.push_back(ins.op == Op::Gufunc ? std::make_unique<GufuncStep>(*ins.node) : nullptr);
+  }
+}
+
+int BlockRunner::run(size_t first, size_t last, intptr_t pos, intptr_t n, char* scratch,
+                     gufunc_context* ctx, size_t* failed) const {
+  for (size_t i = first; i < last; ++i) {
+    const Instruction& ins = b_.code[i];
+    if (ins.op == Op::Reduce) continue;  // reductions are folded by the caller
+    *failed = i;
+    if (ins.op == Op::Gufunc) {
+      if (run_gufunc(i, pos, n, scratch, ctx) != 0) return -1;
+      continue;
+    }
+    // Element-wise: `width` elements per iteration.
+    const intptr_t at = pos * ins.width, count = n * ins.width;
+    char* args[GUFUNC_MAX_ARGS + 1];
+    intptr_t steps[GUFUNC_MAX_ARGS + 1];
+    size_t k = 0;
+    for (int a : ins.args) {
+      args[k] = pointer(a, at, scratch, &steps[k]);
+      ++k;
+    }
+    args[k] = pointer(ins.out, at, scratch, &steps[k]);
+    if (ins.op == Op::Cast) {
+      cast_to_double(args[0], steps[0], reinterpret_cast<double*>(args[1]), count);
+      continue;
+    }
+    if (call_kernel(*ins.node, args, steps, count, ctx) != 0) return -1;
+  }
+  return 0;
+}
+
+std::string BlockRunner::failure(size_t i, const gufunc_context& ctx) const {
+  if (i < steps_.size() && steps_[i]) return steps_[i]->failure(ctx);
+  return std::string("kernel failed: ") + ctx.msg;
+}
+
+char* BlockRunner::pointer(int v, intptr_t pos, char* scratch, intptr_t* step) const {
+  const Value& val = b_.values[v];
+  const intptr_t es = static_cast<intptr_t>(dtype_size(val.dtype));
+  *step = es;
+  switch (val.kind) {
+    case ValueKind::Constant:
+    case ValueKind::Reduced:
+      *step = 0;
+      return const_cast<char*>(val.dtype == GUFUNC_DOUBLE
+                                   ? reinterpret_cast<const char*>(&val.c_double)
+                                   : reinterpret_cast<const char*>(&val.c_int));
+    case ValueKind::Input: {
+      const View& view = val.node->view;
+      if (view.length == 1) {
+        *step = 0;
+        return const_cast<char*>(view.data);
+      }
+      return const_cast<char*>(view.data) + pos * es;
+    }
+    case ValueKind::Staged:
+      if (val.node->length == 1) {
+        *step = 0;
+        return const_cast<char*>(val.staged);
+      }
+      return const_cast<char*>(val.staged) + (pos - val.stage_begin) * es;
+    case ValueKind::Computed:
+      break;
+  }
+  switch (val.storage) {
+    case Storage::Output:
+      return out_ + (pos - begin_ * val.width) * es;
+    case Storage::Temp:
+      return temps_[val.slot].data() + (pos - begin_ * val.width) * es;
+    default:
+      return scratch + static_cast<size_t>(val.slot) * register_bytes();
+  }
+}
+
+// Gufunc instruction i on iterations [pos, pos + n): values computed in this
+// batch are contiguous from the block's start, the others are read in place.
+int BlockRunner::run_gufunc(size_t i, intptr_t pos, intptr_t n, char* scratch,
+                            gufunc_context* ctx) const {
+  const Instruction& ins = b_.code[i];
+  char* base[GUFUNC_MAX_ARGS + 1];
+  bool contiguous[GUFUNC_MAX_ARGS + 1];
+  intptr_t step;
+  size_t k = 0;
+  for (int a : ins.args) {
+    const Value& val = b_.values[a];
+    contiguous[k] = val.kind == ValueKind::Computed;
+    if (contiguous[k]) {
+      base[k] = pointer(a, pos * val.width, scratch, &step);
+    } else if (val.kind == ValueKind::Input) {
+      base[k] = const_cast<char*>(val.node->view.data);
+    } else if (val.kind == ValueKind::Staged) {
+      base[k] = const_cast<char*>(val.staged);
+    } else {
+      base[k] = pointer(a, 0, scratch, &step);  // a constant
+    }
+    ++k;
+  }
+  contiguous[k] = true;
+  base[k] = pointer(ins.out, pos * ins.width, scratch, &step);
+  return steps_[i]->run(base, contiguous, pos, n, ctx);
+}
+
+void BlockRunner::cast_to_double(const char* src, intptr_t step, double* dst, intptr_t n) {
+  for (intptr_t i = 0; i < n; ++i) {
+    int x;
+    std::memcpy(&x, src + i * step, sizeof x);
+    dst[i] = x == INT_MIN ? rsem::na_real() : static_cast<double>(x);
+  }
+}
+
+int BlockRunner::call_kernel(const Node& node, char** args, const intptr_t* steps, intptr_t n,
+                             gufunc_context* ctx) {
+  const gufunc_kernel_set& set = node.function->set(node.match.index);
+  const int nargs = static_cast<int>(node.children.size()) + 1;
+  int status;
+  if (set.Strided != nullptr) {
+    gufunc_loop_data data = {set.state, ctx};
+    status = set.Strided(args, &n, steps, &data);
+  } else {
+    // Element-wise nd kernels: each argument is one loop dimension.
+    gufunc_ndarray stack[GUFUNC_MAX_ARGS + 1];
+    intptr_t shape[GUFUNC_MAX_ARGS + 1];
+    for (int a = 0; a < nargs; ++a) {
+      shape[a] = n;
+      const gufunc_dtype t = a + 1 < nargs ? node.match.types[a] : node.dtype;
+      stack[a] = {args[a], t, 1, &shape[a], &steps[a]};
+    }
+    gufunc_nd_kernel_t fn = set.C ? set.C : set.Fortran ? set.Fortran : set.Xnd;
+    status = fn(stack, set.state, ctx);
+  }
+  if (status != 0 && ctx->status == 0) gufunc_error(ctx, "kernel returned %d", status);
+  return status;
+}
+
+char* run_block(const BlockRunner& runner, size_t first, size_t last, intptr_t pos, intptr_t n,
+                WorkerOutcome* outcome) {
+  char* registers = thread_scratch(runner.scratch_bytes());
+  gufunc_context ctx;
+  gufunc_context_init(&ctx);
+  std::string failure;
+  try {
+    size_t failed = 0;
+    if (runner.run(first, last, pos, n, registers, &ctx, &failed) != 0) {
+      failure = runner.failure(failed, ctx);
+    }
+  } catch (const std::exception& e) {
+    gufunc_error(&ctx, "%s", e.what());
+    failure = std::string("kernel failed: ") + ctx.msg;
+  }
+  if (ctx.warnings != 0) outcome->warnings.fetch_or(ctx.warnings);
+  if (ctx.status == 0) return registers;
+  outcome->fail(failure);
+  return nullptr;
+}
+
+}  // namespace engine
+}  // namespace gufunc

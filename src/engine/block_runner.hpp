@@ -1,0 +1,71 @@
+// Running a batch's instructions on one block of iterations: where each value's
+// elements are (inputs, constants, staged buffers, full-length temporaries, or this
+// thread's block scratch registers) and how each instruction's kernel is called.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dispatch/parallel.hpp"
+#include "engine/batch.hpp"
+#include "engine/gufunc_step.hpp"
+
+namespace gufunc {
+namespace engine {
+
+// This thread's block scratch of at least `bytes`, grown as needed and kept between
+// calls: tasks are small, so allocating (and zeroing) registers per task would cost
+// more than them.
+char* thread_scratch(size_t bytes);
+
+// Everything a worker needs to run instructions on a block of iterations. The batch
+// runs over iterations [begin, ...); `out` receives the root's values.
+class BlockRunner {
+ public:
+  BlockRunner(const Batch& b, intptr_t begin, char* out, std::vector<std::vector<char>>* temps,
+              size_t block);
+
+  size_t block() const { return block_; }
+  size_t register_bytes() const { return register_elements_ * sizeof(double); }
+  // Scratch a thread needs for all registers.
+  size_t scratch_bytes() const {
+    return static_cast<size_t>(b_.registers > 1 ? b_.registers : 1) * register_bytes();
+  }
+
+  // Runs instructions [first, last) on iterations [pos, pos + n) with `scratch` as
+  // this thread's registers. Returns 0, or -1 with ctx set and *failed the failing
+  // instruction.
+  int run(size_t first, size_t last, intptr_t pos, intptr_t n, char* scratch, gufunc_context* ctx,
+          size_t* failed) const;
+
+  // The error a failure of instruction i becomes.
+  std::string failure(size_t i, const gufunc_context& ctx) const;
+
+  // Where value v's elements [pos, ...) are, and their step.
+  char* pointer(int v, intptr_t pos, char* scratch, intptr_t* step) const;
+
+ private:
+  int run_gufunc(size_t i, intptr_t pos, intptr_t n, char* scratch, gufunc_context* ctx) const;
+  static void cast_to_double(const char* src, intptr_t step, double* dst, intptr_t n);
+  static int call_kernel(const Node& node, char** args, const intptr_t* steps, intptr_t n,
+                         gufunc_context* ctx);
+
+  const Batch& b_;
+  intptr_t begin_;
+  char* out_;
+  std::vector<std::vector<char>>& temps_;
+  size_t block_;                                    // iterations per block
+  size_t register_elements_;                        // elements a register holds: block * max_width
+  std::vector<std::unique_ptr<GufuncStep>> steps_;  // per instruction (Gufunc only)
+};
+
+// Runs instructions [first, last) on iterations [pos, pos + n) in this thread's
+// scratch and returns it; nullptr when a kernel failed (the failure and the
+// warnings are recorded in `outcome`).
+char* run_block(const BlockRunner& runner, size_t first, size_t last, intptr_t pos, intptr_t n,
+                WorkerOutcome* outcome);
+
+}  // namespace engine
+}  // namespace gufunc

@@ -1,0 +1,120 @@
+// A reduction's last kernel, folded in order (see reduce_kernel.hpp).
+#include "engine/reduce_kernel.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "dispatch/apply.hpp"
+#include "engine/ordered_blocks.hpp"
+#include "kernels/r_semantics.hpp"
+
+namespace gufunc {
+namespace engine {
+
+ReduceKernel::ReduceKernel(const Batch& b, const BlockRunner& runner, size_t first, intptr_t begin,
+                           intptr_t end, int threads, Fold* fold)
+    : b_(b),
+      runner_(runner),
+      first_(first),
+      run_last_(b.code.size()),
+      reduce_(b.code.back()),
+      product_(nullptr),
+      begin_(begin),
+      end_(end),
+      threads_(threads),
+      fold_(*fold) {
+  // A product the fold computes itself is not run as an instruction.
+  if (b.fused_product >= 0) {
+    run_last_ = static_cast<size_t>(b.fused_product);
+    product_ = &b.code[run_last_];
+  }
+  // With nothing to compute, helpers of an in-order fold would only copy values.
+  if (first_ == run_last_ && product_ == nullptr && fold_.reducer.in_order()) threads_ = 1;
+  value_bytes_ = product_ ? sizeof(double) : dtype_size(b.values[reduce_.args[0]].dtype);
+  if (threads_ > 1) {
+    slots_.resize(2 * static_cast<size_t>(threads_));
+    if (fold_.reducer.in_order()) {
+      for (Slot& s : slots_) s.values.resize(runner.block() * value_bytes_);
+    }
+  }
+}
+
+intptr_t ReduceKernel::position(size_t k) const {
+  return begin_ + static_cast<intptr_t>(k * runner_.block());
+}
+
+intptr_t ReduceKernel::length(size_t k) const {
+  return std::min<intptr_t>(static_cast<intptr_t>(runner_.block()), end_ - position(k));
+}
+
+void ReduceKernel::fold_block(const char* registers, intptr_t pos, intptr_t n,
+                              ReduceState* s) const {
+  char* regs = const_cast<char*>(registers);
+  intptr_t step, step2;
+  if (product_ != nullptr) {
+    const char* x = runner_.pointer(product_->args[0], pos, regs, &step);
+    const char* y = runner_.pointer(product_->args[1], pos, regs, &step2);
+    fold_.reducer.fold_products(x, step, y, step2, n, pos, s);
+  } else {
+    const char* data = runner_.pointer(reduce_.args[0], pos, regs, &step);
+    fold_.reducer.fold(data, n, step, pos, s);
+  }
+}
+
+void ReduceKernel::store_values(const char* registers, size_t k, size_t slot) {
+  char* regs = const_cast<char*>(registers);
+  const intptr_t pos = position(k), n = length(k);
+  char* to = slots_[slot].values.data();
+  intptr_t step, step2;
+  if (product_ != nullptr) {  // rounded to double, as the fused fold rounds them
+    const char* x = runner_.pointer(product_->args[0], pos, regs, &step);
+    const char* y = runner_.pointer(product_->args[1], pos, regs, &step2);
+    double* out = reinterpret_cast<double*>(to);
+    for (intptr_t i = 0; i < n; ++i) {
+      double a, b;
+      std::memcpy(&a, x + i * step, sizeof a);
+      std::memcpy(&b, y + i * step2, sizeof b);
+      out[i] = rsem::times_r(a, b);
+    }
+    return;
+  }
+  const char* from = runner_.pointer(reduce_.args[0], pos, regs, &step);
+  const size_t bytes = value_bytes_;
+  if (step == static_cast<intptr_t>(bytes)) {
+    std::memcpy(to, from, static_cast<size_t>(n) * bytes);
+  } else {
+    for (intptr_t i = 0; i < n; ++i) std::memcpy(to + i * bytes, from + i * step, bytes);
+  }
+}
+
+void ReduceKernel::run_blocks(Runner* runner, size_t from, size_t to, WorkerOutcome* outcome) {
+  OrderedHooks hooks;
+  hooks.compute_and_fold = [&](size_t k) {
+    const char* regs = run_block(runner_, first_, run_last_, position(k), length(k), outcome);
+    if (regs != nullptr) fold_block(regs, position(k), length(k), &fold_.state);
+    return regs != nullptr;
+  };
+  hooks.compute_into = [&](size_t k, size_t slot) {
+    const char* regs = run_block(runner_, first_, run_last_, position(k), length(k), outcome);
+    if (regs == nullptr) return false;
+    if (fold_.reducer.in_order()) {
+      store_values(regs, k, slot);
+    } else {
+      slots_[slot].state = fold_.reducer.start();
+      fold_block(regs, position(k), length(k), &slots_[slot].state);
+    }
+    return true;
+  };
+  hooks.fold_slot = [&](size_t k, size_t slot) {
+    if (fold_.reducer.in_order()) {
+      fold_.reducer.fold(slots_[slot].values.data(), length(k), static_cast<intptr_t>(value_bytes_),
+                         position(k), &fold_.state);
+    } else {
+      fold_.reducer.merge(slots_[slot].state, &fold_.state);
+    }
+  };
+  run_ordered(runner, threads_, from, to, slots_.size(), hooks, outcome->failed);
+}
+
+}  // namespace engine
+}  // namespace gufunc

@@ -1,0 +1,62 @@
+// The last kernel of a reduction's batch: its blocks are computed on all threads and
+// the reduction's input is folded into one ReduceState — in index order when the
+// reduction needs it (a sum in one long double), else block by block and merged in
+// order. Either way the result does not depend on the threads or the block size.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/batch.hpp"
+#include "engine/block_runner.hpp"
+#include "engine/reduce_ops.hpp"
+
+namespace gufunc {
+namespace engine {
+
+// A reduction's rules and what it has accumulated.
+struct Fold {
+  Reducer reducer;
+  ReduceState state;
+};
+
+class ReduceKernel {
+ public:
+  // Instructions [first, end of b.code) run on iterations [begin, end) in blocks of
+  // runner.block(); `threads` tasks share them.
+  ReduceKernel(const Batch& b, const BlockRunner& runner, size_t first, intptr_t begin,
+               intptr_t end, int threads, Fold* fold);
+
+  // Runs blocks [from, to) and folds them; blocks are folded in order across calls.
+  void run_blocks(Runner* runner, size_t from, size_t to, WorkerOutcome* outcome);
+
+ private:
+  intptr_t position(size_t k) const;
+  intptr_t length(size_t k) const;
+  // Folds the reduction's input on iterations [pos, pos + n), from this thread's
+  // registers, into s.
+  void fold_block(const char* registers, intptr_t pos, intptr_t n, ReduceState* s) const;
+  // Stores the input values of block k (products: as double) in slot `slot`.
+  void store_values(const char* registers, size_t k, size_t slot);
+
+  // A block a helper computed ahead of the fold: its values, or its state when the
+  // reduction merges blocks.
+  struct Slot {
+    std::vector<char> values;
+    ReduceState state;
+  };
+
+  const Batch& b_;
+  const BlockRunner& runner_;
+  size_t first_, run_last_;     // instructions run per block
+  const Instruction& reduce_;   // the Reduce instruction
+  const Instruction* product_;  // a product the fold computes itself, or nullptr
+  intptr_t begin_, end_;
+  int threads_;  // tasks: 1 when helpers would only copy values
+  Fold& fold_;
+  size_t value_bytes_;  // bytes of one value stored in a slot
+  std::vector<Slot> slots_;
+};
+
+}  // namespace engine
+}  // namespace gufunc
