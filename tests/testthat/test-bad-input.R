@@ -135,3 +135,16 @@ test_that("gufunc_cpp() names a cache_dir it cannot use", {
     class = "gufunc_argument_error"
   )
 })
+
+test_that("gufunc_cpp() names a read-only cache_dir it would have to compile into", {
+  skip_unless_cpp()
+  skip_if(Sys.info()[["effective_user"]] == "root", "root may write anywhere")
+  read_only <- tempfile("gufunc-ro-")
+  dir.create(read_only)
+  Sys.chmod(read_only, "0555")
+  on.exit(unlink(read_only, recursive = TRUE))
+  expect_error(
+    gufunc_cpp("double(n) -> double()", "out0[0] = n + 0.5;", cache_dir = read_only),
+    "argument `cache_dir` .* not writable", class = "gufunc_argument_error"
+  )
+})
