@@ -46,7 +46,9 @@ cpp_cache$stats <- c(compiled = 0, loaded_from_disk = 0, reused_in_session = 0)
 #' `gufunc_cpp body:<line>`); its `output` field holds the whole compiler output.
 #'
 #' @param signature A signature with concrete types, e.g.
-#'   `"double(n), double(n) -> double()"`.
+#'   `"double(n), double(n) -> double()"`, of at most 16 arguments (inputs and
+#'   outputs). A signature without inputs (`"-> double(3)"`) runs the body once,
+#'   as [gufunc()] runs an R kernel without inputs.
 #' @param body C++ statements: the code of one loop iteration (a string, or lines
 #'   that are joined).
 #' @param name The function name to register (default: derived from the hash of the

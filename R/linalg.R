@@ -64,7 +64,8 @@
 #' error naming the slice. A 0 x 0 slice gives empty results.
 #'
 #' Mismatched core dimensions are errors of class `gufunc_shape_error` that name
-#' the argument and the core dimension.
+#' the argument and the core dimension; so are results longer than R's longest
+#' vector (2^52 elements), which name the arguments' dims.
 #'
 #' @param x,y Double, integer or logical arrays (or lazy values). For `matmul()`:
 #'   matrices or stacks of matrices, or plain vectors (see Details); for `inner()`:
