@@ -46,7 +46,9 @@ cpp_cache$stats <- c(compiled = 0, loaded_from_disk = 0, reused_in_session = 0)
 #' `gufunc_cpp body:<line>`); its `output` field holds the whole compiler output.
 #'
 #' @param signature A signature with concrete types, e.g.
-#'   `"double(n), double(n) -> double()"`.
+#'   `"double(n), double(n) -> double()"`, of at most 16 arguments (inputs and
+#'   outputs). A signature without inputs (`"-> double(3)"`) runs the body once,
+#'   as [gufunc()] runs an R kernel without inputs.
 #' @param body C++ statements: the code of one loop iteration (a string, or lines
 #'   that are joined).
 #' @param name The function name to register (default: derived from the hash of the
@@ -103,8 +105,13 @@ gufunc_cpp <- function(signature, body, name = NULL, namespace = "user", params 
     name <- paste0("cpp_", substr(hash_text(c(key, sprintf("%.17g", params))), 1L, 12L))
   }
   # do.call: the routine lives in the user's compiled library, not in gufunc's, so
-  # R CMD check's static check of .Call targets cannot resolve it.
-  do.call(.Call, list(lib$register, namespace, name, params))
+  # R CMD check's static check of .Call targets cannot resolve it. It reports
+  # failures with Rf_error(), which become classed here.
+  tryCatch(do.call(.Call, list(lib$register, namespace, name, params)), error = function(e) {
+    stop(errorCondition(
+      paste("registering the compiled kernel failed:", conditionMessage(e)),
+      class = c("gufunc_registration_error", "gufunc_error"), call = call))
+  })
   f <- new_gufunc_function(function(call, ...) call_registered(name, namespace, call, ...),
                            name, namespace, sig, "cpp")
   attr(f, "gufunc")$library <- lib$path
@@ -141,11 +148,21 @@ cpp_library <- function(key, sig, body, includes, param_names, cache_dir, call) 
     return(lib)
   }
   dir.create(cache_dir, recursive = TRUE, showWarnings = FALSE)
+  if (!dir.exists(cache_dir)) {
+    abort_argument("cache_dir", sprintf("is \"%s\", a directory that cannot be created",
+                                        cache_dir), call = call)
+  }
   path <- file.path(cache_dir, paste0("gufunc_", key, .Platform$dynlib.ext))
   lib <- if (file.exists(path)) tryCatch(cpp_load(path, key), error = function(e) NULL)
   if (!is.null(lib)) {
     cpp_cache$stats[["loaded_from_disk"]] <- cpp_cache$stats[["loaded_from_disk"]] + 1
   } else {
+    # A read-only cache serves what it holds; compiling needs to write there.
+    if (file.access(cache_dir, 2L) != 0L) {
+      abort_argument("cache_dir", sprintf(
+        "is \"%s\", a directory that is not writable, so the kernel cannot be cached there",
+        cache_dir), call = call)
+    }
     source <- cpp_kernel_source(sig, body, includes, param_names, key)
     cpp_compile(source, key, path, call)
     cpp_cache$stats[["compiled"]] <- cpp_cache$stats[["compiled"]] + 1
@@ -190,8 +207,13 @@ cpp_compile <- function(source, key, path, call) {
   }
   file.copy(cpp, file.path(dirname(path), basename(cpp)), overwrite = TRUE)
   staged <- paste0(path, ".", Sys.getpid())
-  file.copy(so, staged, overwrite = TRUE)
-  file.rename(staged, path)
+  stored <- file.copy(so, staged, overwrite = TRUE) &&
+    suppressWarnings(file.rename(staged, path))
+  if (!stored) {
+    unlink(staged)
+    abort_argument("cache_dir", sprintf(
+      "is \"%s\", where the compiled kernel could not be written", dirname(path)), call = call)
+  }
 }
 
 # The compiler's error lines, each with the two lines after it (the source line and

@@ -25,11 +25,20 @@ cpp_dim_names <- function(sig) {
 }
 
 cpp_arg_names <- function(sig) {
-  c(paste0("x", seq_len(sig$nin) - 1L), paste0("out", seq_len(sig$nout) - 1L))
+  # sprintf, not paste0: no inputs give no names (paste0("x", integer()) is "x").
+  c(sprintf("x%d", seq_len(sig$nin) - 1L), sprintf("out%d", seq_len(sig$nout) - 1L))
 }
 
-# gufunc_cpp() needs concrete types and params that are valid, unused C++ names.
+# gufunc_cpp() needs concrete types, at most GUFUNC_MAX_ARGS arguments (checked
+# before compiling: registration would refuse more) and params that are valid,
+# unused C++ names.
 check_cpp_signature <- function(sig, call) {
+  max_args <- .Call(C_user_max_args)
+  if (sig$nin + sig$nout > max_args) {
+    abort_argument("signature", sprintf(
+      "has %d arguments (inputs and outputs); a gufunc takes at most %d",
+      sig$nin + sig$nout, max_args), call = call)
+  }
   check_typed_signature(sig, call = call)
   bad <- which(!sig$dtypes %in% names(cpp_types))
   if (length(bad)) {

@@ -43,7 +43,10 @@
 #' the threads or the block size).
 #'
 #' Blocks hold option `gufunc.block_size` elements, else environment variable
-#' `GUFUNC_BLOCK_SIZE`, else as many as fit the per-core cache. Warnings of an
+#' `GUFUNC_BLOCK_SIZE`, else as many as fit the per-core cache. A block size is a
+#' whole number from 1 to 16777216 (2^24; every thread keeps a block-sized buffer
+#' per intermediate, so larger blocks only reserve memory); other values are an
+#' error of class `gufunc_argument_error` at evaluation. Warnings of an
 #' evaluation (for example `NaNs produced`) are raised when the values are computed,
 #' once. Ctrl-C interrupts a long evaluation with an error of class
 #' `gufunc_interrupt`; the lazy value stays usable. When an evaluation fails, the

@@ -64,7 +64,8 @@
 #' error naming the slice. A 0 x 0 slice gives empty results.
 #'
 #' Mismatched core dimensions are errors of class `gufunc_shape_error` that name
-#' the argument and the core dimension.
+#' the argument and the core dimension; so are results longer than R's longest
+#' vector (2^52 elements), which name the arguments' dims.
 #'
 #' @param x,y Double, integer or logical arrays (or lazy values). For `matmul()`:
 #'   matrices or stacks of matrices, or plain vectors (see Details); for `inner()`:
@@ -104,8 +105,8 @@ matmul <- function(x, y) {
   call <- sys.call()
   check_operand(x, "x", call = call)
   check_operand(y, "y", call = call)
-  if (is.null(dim(x))) x <- matrix(x, nrow = 1L)
-  if (is.null(dim(y))) y <- matrix(y, ncol = 1L)
+  if (is.null(dim(x))) x <- vector_as_matrix(x, "x", row = TRUE, call)
+  if (is.null(dim(y))) y <- vector_as_matrix(y, "y", row = FALSE, call)
   need_matrices(x, "x", "(m,n)", call)
   need_matrices(y, "y", "(n,p)", call)
   need_same_core(x, y, 2L, 1L, "x", "y", "n", 'matmul "(m,n),(n,p)->(m,p)"', call)
@@ -148,10 +149,11 @@ gu_solve <- function(a, b) {
   need_square_stack(a, "a", call)
   n <- dim(a)[[1L]]
   inverse <- missing(b)
-  if (inverse) b <- diag(1, n)
+  # Identity matrices; for an empty stack an empty b (diag(1, n) may not fit).
+  if (inverse) b <- if (length(a) == 0L) array(0, dim(a)) else diag(1, n)
   check_operand(b, "b", call = call)
   vector_b <- is.null(dim(b))
-  if (vector_b) b <- matrix(b, ncol = 1L)
+  if (vector_b) b <- vector_as_matrix(b, "b", row = FALSE, call)
   need_same_core(a, b, 1L, 1L, "a", "b", "n", 'solve "(n,n),(n,k)->(n,k)"', call)
   res <- call_builtin("solve", a, b, arg_names = c("a", "b"), call = call)
   plain <- length(dim(a)) == 2L && length(dim(b)) == 2L

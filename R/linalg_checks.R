@@ -6,6 +6,17 @@ abort_shape <- function(message, call) {
   stop(errorCondition(message, class = c("gufunc_shape_error", "gufunc_error"), call = call))
 }
 
+# A plain vector as the one-row (`row`) or one-column matrix %*% takes it; a vector
+# longer than R's largest dim cannot be one.
+vector_as_matrix <- function(x, arg, row, call) {
+  if (length(x) > .Machine$integer.max) {
+    abort_shape(sprintf(paste0(
+      "argument `%s` is a vector of length %.0f, longer than R's largest dim (2^31 - 1), ",
+      "so it cannot be taken as a matrix"), arg, length(x)), call = call)
+  }
+  if (row) matrix(x, nrow = 1L) else matrix(x, ncol = 1L)
+}
+
 # `x` must have at least two dims: a matrix or a stack of matrices.
 need_matrices <- function(x, arg, signature, call) {
   if (length(dim(x)) < 2L) {

@@ -48,18 +48,26 @@ reduce_dims <- function(x, f = c("sum", "mean", "prod", "min", "max"), dims = 1L
   dims <- sort(check_dims(dims, length(shape)))
   kept <- setdiff(seq_along(shape), dims)
   kernel <- if (na.rm) paste0(f, "_na_rm") else f
-  out <- gufunc_call(kernel, reduced_first(x, shape, dims, kept), namespace = "base")
+  slices <- reduced_first(x, shape, dims, kept)
+  out <- gufunc_call(kernel, slices, namespace = "base")
   reduced_shape(out, x, shape, kept)
 }
 
 reduction_names <- c("sum", "mean", "prod", "min", "max")
 
 # x with the dims to reduce merged into one leading dim, the kept dims after it.
-reduced_first <- function(x, shape, dims, kept) {
+reduced_first <- function(x, shape, dims, kept, call = sys.call(-1L)) {
   k <- length(dims)
   if (k == 1L && dims == 1L) return(x)  # already "(n), loop dims"
   if (!identical(dims, seq_len(k))) x <- aperm(x, c(dims, kept))
   n <- prod(shape[dims])
+  if (n > .Machine$integer.max && length(kept) > 0L) {
+    # An empty x has a 0 among its kept dims: its result is empty whatever n is.
+    if (length(x) == 0L) n <- 0
+    else abort_shape(sprintf(paste0(
+      "argument `x`: the dimensions reduced over hold %.0f elements per slice, more than ",
+      "R's largest dim (2^31 - 1)"), n), call = call)
+  }
   if (length(kept) == 0L) {
     if (!is.null(dim(x))) dim(x) <- NULL
   } else {

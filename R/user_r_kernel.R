@@ -87,6 +87,8 @@ run_r_kernel_loop <- function(spec, inputs, layout, out_types, call) {
   nin <- length(inputs)
   nout <- length(out_types)
   n <- layout$loop_length
+  # No iterations: nothing to index (an empty input's core may be larger than any vector).
+  if (n == 0) return(rep(list(list()), nout))
   core_index <- lapply(layout$in_core_sizes, function(s) seq_len(prod(s)))
   core_dim <- lapply(layout$in_core_sizes, function(s) if (length(s) >= 2L) as.integer(s))
   out_length <- vapply(layout$out_core_sizes, prod, 0)

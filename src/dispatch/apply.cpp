@@ -7,6 +7,7 @@
 #include <string>
 
 #include "dispatch/kernel_call.hpp"
+#include "types/checked_size.hpp"
 
 namespace gufunc {
 
@@ -37,10 +38,7 @@ bool is_elementwise(const Function& f, int nin) {
 }
 
 intptr_t ApplyPlan::out_length(int o) const {
-  if (elementwise) return loop_length;
-  intptr_t n = 1;
-  for (intptr_t d : shape.out_dims[o]) n *= d;
-  return n;
+  return elementwise ? loop_length : shape.out_lengths[o];
 }
 
 const std::vector<intptr_t>& ApplyPlan::out_dims(int o) const {
@@ -95,14 +93,14 @@ ApplyPlan plan_apply(const Function& f, const std::vector<ArgShape>& in) {
   plan.match = typecheck_with_hook(f, types);
   const Signature& sig = plan.sig();
   plan.elementwise = sig.dims.empty();
-  for (const ArgShape& a : in) {
-    intptr_t n = 1;
-    for (intptr_t d : a.dims) n *= d;
-    plan.in_lengths.push_back(n);
+  for (size_t k = 0; k < in.size(); ++k) {
+    plan.in_lengths.push_back(
+        checked_product(in[k].dims, [&] { return "argument " + std::to_string(k + 1); }));
   }
   if (plan.elementwise) {
-    // Base R recycling: a zero-length operand gives a zero-length result.
-    intptr_t n = 0;
+    // Base R recycling: a zero-length operand gives a zero-length result. No
+    // operands at all give one iteration (the broadcast of no loop dims is a scalar).
+    intptr_t n = in.empty() ? 1 : 0;
     bool empty = false;
     for (intptr_t len : plan.in_lengths) {
       n = std::max(n, len);

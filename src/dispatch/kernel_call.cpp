@@ -30,25 +30,22 @@ KernelCall::KernelCall(const ApplyPlan& plan) : plan_(plan), variant_(plan.varia
       if (static_cast<int>(sig.args[a].dims.size()) > kMaxCoreDims) {
         throw Error("gufunc_dispatch_error", "too many core dimensions in \"" + sig.text + "\"");
       }
-      // Column-major core: each present dim's stride is the product of the earlier ones.
-      intptr_t stride = es;
+      // In bytes; strides in elements fit (resolve_shape checked the lengths), so
+      // times the element size of at most 8 they do too.
+      const ArgStrides strides = arg_strides(shape, a);
+      size_t k = 0;
       for (int d : sig.args[a].dims) {
         if (shape.dim_missing[d]) {
           core_steps_.push_back(0);
           continue;
         }
-        core_steps_.push_back(stride);
+        core_steps_.push_back(strides.core[k] * es);
         core_sizes_[a].push_back(shape.dim_sizes[d]);
-        core_strides_[a].push_back(stride);
-        stride *= shape.dim_sizes[d];
+        core_strides_[a].push_back(strides.core[k] * es);
+        ++k;
       }
-      work += static_cast<size_t>(stride / es);
-      // Loop dims follow the core; a size-1 (broadcast) dim has stride 0.
-      const auto& ld = shape.arg_loop_dims[a];
-      for (size_t j = 0; j < ld.size(); ++j) {
-        loop_strides_[a].push_back(ld[j] == 1 ? 0 : stride);
-        stride *= ld[j];
-      }
+      work += static_cast<size_t>(shape.arg_core_lengths[a]);
+      for (intptr_t s : strides.loop) loop_strides_[a].push_back(s * es);
       inner_steps_[a] = loop_strides_[a].empty() ? 0 : loop_strides_[a][0];
     }
   }

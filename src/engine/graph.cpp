@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "dispatch/apply.hpp"
+#include "types/checked_size.hpp"
 
 namespace gufunc {
 namespace engine {
@@ -106,8 +107,8 @@ NodePtr make_gufunc(std::shared_ptr<const Function> fn, std::vector<NodePtr> arg
   const Function& f = *fn;
   std::vector<ArgShape> shapes;
   for (size_t k = 0; k < args.size(); ++k) {
-    intptr_t n = 1;
-    for (intptr_t d : arg_dims[k]) n *= d;
+    const intptr_t n =
+        checked_product(arg_dims[k], [&] { return "argument " + std::to_string(k + 1); });
     if (n != args[k]->length || args[k]->kind == NodeKind::Reduce) {
       throw Error("gufunc_internal_error", "operand dims do not match its node");
     }
@@ -128,11 +129,7 @@ NodePtr make_gufunc(std::shared_ptr<const Function> fn, std::vector<NodePtr> arg
   return n;
 }
 
-intptr_t core_length(const Node& g, int arg) {
-  intptr_t n = 1;
-  for (intptr_t d : g.apply->shape.arg_core_sizes[arg]) n *= d;
-  return n;
-}
+intptr_t core_length(const Node& g, int arg) { return g.apply->shape.arg_core_lengths[arg]; }
 
 bool spans_loop(const Node& g, int arg) {
   return g.apply->shape.arg_loop_dims[arg] == g.apply->shape.loop_shape;

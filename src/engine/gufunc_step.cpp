@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "types/checked_size.hpp"
+
 namespace gufunc {
 namespace engine {
 
@@ -23,8 +25,9 @@ GufuncStep::GufuncStep(const Node& g) : g_(g), call_(*g.apply) {
   const ApplyPlan& plan = *g.apply;
   const int nargs = plan.nin() + plan.nout();
   for (int a = 0; a < nargs; ++a) {
-    core_bytes_.push_back(core_length(g, a) *
-                          static_cast<intptr_t>(dtype_size(plan.match.types[a])));
+    const intptr_t width = static_cast<intptr_t>(dtype_size(plan.match.types[a]));
+    core_bytes_.push_back(checked_mul(core_length(g, a), width,
+                                      [&] { return "a core of `" + g.function->name() + "`"; }));
     all_span_ = all_span_ && spans_loop(g, a);
   }
 }

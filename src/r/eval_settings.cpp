@@ -14,16 +14,26 @@ namespace r {
 
 namespace {
 
-// Larger blocks than this are certainly a typo (2^40 elements).
-const double kMaxBlockSize = 1099511627776.0;
+// Every thread keeps a scratch buffer of a block per register, so blocks past the
+// cache gain nothing and a huge block reserves gigabytes (2^24 doubles: 128 MiB).
+const double kMaxBlockSize = 16777216.0;
+const char* const kBlockSizeRule =
+    "must be a whole number of elements per block from 1 to 16777216";
 
 size_t block_size_from_option(SEXP opt) {
   const bool number = (TYPEOF(opt) == REALSXP || TYPEOF(opt) == INTSXP) && XLENGTH(opt) == 1 &&
                       Rf_getAttrib(opt, R_ClassSymbol) == R_NilValue;
   const double n = number ? Rf_asReal(opt) : NA_REAL;
   if (ISNAN(n) || n < 1 || n > kMaxBlockSize || n != std::floor(n)) {
+    char given[64];
+    if (number) {
+      snprintf(given, sizeof given, "%.15g", n);
+    } else {
+      snprintf(given, sizeof given, "a %s vector of length %lld", Rf_type2char(TYPEOF(opt)),
+               static_cast<long long>(Rf_xlength(opt)));
+    }
     throw Error("gufunc_argument_error",
-                "option `gufunc.block_size` must be a positive whole number (elements per block)");
+                std::string("option `gufunc.block_size` ") + kBlockSizeRule + ", not " + given);
   }
   return static_cast<size_t>(n);
 }
@@ -34,10 +44,8 @@ size_t block_size_from_env(const char* text) {
   const unsigned long long n = std::strtoull(text, &end, 10);
   const bool digits_only = text[0] >= '0' && text[0] <= '9' && *end == '\0';
   if (!digits_only || errno != 0 || n < 1 || static_cast<double>(n) > kMaxBlockSize) {
-    throw Error("gufunc_argument_error",
-                std::string("environment variable `GUFUNC_BLOCK_SIZE` must be a positive whole "
-                            "number (elements per block), not \"") +
-                    text + "\"");
+    throw Error("gufunc_argument_error", std::string("environment variable `GUFUNC_BLOCK_SIZE` ") +
+                                             kBlockSizeRule + ", not \"" + text + "\"");
   }
   return static_cast<size_t>(n);
 }

@@ -4,9 +4,12 @@
 #include <string>
 
 #include "r/guard.hpp"
+#include "types/checked_size.hpp"
 
 namespace gufunc {
 namespace r {
+
+static_assert(kMaxArrayLength == R_XLEN_T_MAX, "the core's longest array is R's longest vector");
 
 gufunc_dtype dtype_of(SEXP x, int position) {
   switch (TYPEOF(x)) {

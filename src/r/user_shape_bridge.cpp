@@ -45,16 +45,7 @@ LoopLayout layout_of(const std::string& text, SEXP dims) {
   const auto& loop = out.shape.loop_shape;
   const intptr_t n = out.shape.loop_length;
   for (int a = 0; a < out.sig.nin; ++a) {
-    intptr_t core = 1;
-    for (intptr_t s : out.shape.arg_core_sizes[a]) core *= s;
-    // Column-major loop dims after the core; a broadcast (size-1) dim does not move.
-    const auto& ld = out.shape.arg_loop_dims[a];
-    std::vector<intptr_t> stride(loop.size());
-    intptr_t step = core;
-    for (size_t j = 0; j < loop.size(); ++j) {
-      stride[j] = ld[j] == 1 ? 0 : step;
-      step *= ld[j];
-    }
+    const std::vector<intptr_t> stride = arg_strides(out.shape, a).loop;
     std::vector<double> off(static_cast<size_t>(n));
     std::vector<intptr_t> idx(loop.size(), 0);
     intptr_t at = 0;
@@ -151,6 +142,9 @@ SEXP owned_states() {
 
 SEXP abi_version() { return Rf_ScalarInteger(GUFUNC_ABI_VERSION); }
 
+// GUFUNC_MAX_ARGS: gufunc_cpp() checks a signature against it before compiling.
+SEXP max_args() { return Rf_ScalarInteger(GUFUNC_MAX_ARGS); }
+
 }  // namespace
 }  // namespace r
 }  // namespace gufunc
@@ -159,3 +153,4 @@ GUFUNC_CALL_ENTRY(user_resolve_shape, gufunc::r::resolve, 2);
 GUFUNC_CALL_ENTRY(user_remove, gufunc::r::remove, 2);
 GUFUNC_CALL_ENTRY(user_owned_states, gufunc::r::owned_states, 0);
 GUFUNC_CALL_ENTRY(user_abi_version, gufunc::r::abi_version, 0);
+GUFUNC_CALL_ENTRY(user_max_args, gufunc::r::max_args, 0);

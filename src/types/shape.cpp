@@ -2,7 +2,10 @@
 #include "types/shape.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <string>
+
+#include "types/checked_size.hpp"
 
 namespace gufunc {
 
@@ -16,6 +19,18 @@ std::string dims_text(const std::vector<intptr_t>& d) {
   return s + ")";
 }
 
+// "from argument 1 of dims (3,0,16) and argument 2 of dims (0,3,16)": the inputs a
+// too large size came from.
+std::string inputs_text(const std::vector<std::vector<intptr_t>>& in_dims) {
+  if (in_dims.empty()) return "no inputs";
+  std::string s = "from ";
+  for (size_t a = 0; a < in_dims.size(); ++a) {
+    s += (a == 0 ? "" : a + 1 < in_dims.size() ? ", " : " and ");
+    s += "argument " + std::to_string(a + 1) + " of dims " + dims_text(in_dims[a]);
+  }
+  return s;
+}
+
 int flexible_count(const Signature& sig, int arg) {
   int n = 0;
   for (int d : sig.args[arg].dims) n += sig.dims[d].flexible ? 1 : 0;
@@ -24,7 +39,8 @@ int flexible_count(const Signature& sig, int arg) {
 
 }  // namespace
 
-ResolvedShape resolve_shape(const Signature& sig, const std::vector<std::vector<intptr_t>>& in_dims) {
+ResolvedShape resolve_shape(const Signature& sig,
+                            const std::vector<std::vector<intptr_t>>& in_dims) {
   const int ndims = static_cast<int>(sig.dims.size());
   ResolvedShape r;
   r.dim_sizes.assign(ndims, -1);
@@ -106,8 +122,12 @@ ResolvedShape resolve_shape(const Signature& sig, const std::vector<std::vector<
       r.loop_shape[j] = s;
     }
   }
-  r.loop_length = 1;
-  for (intptr_t s : r.loop_shape) r.loop_length *= s;
+  // e.g. "output 1 of \"(m,n),(n,p)->(m,p)\" (dims (8,8), from argument 1 of dims ...)"
+  auto name = [&](const std::string& part, const std::vector<intptr_t>& dims) {
+    return part + " of \"" + sig.text + "\" (dims " + dims_text(dims) + ", " +
+           inputs_text(in_dims) + ")";
+  };
+  r.loop_length = checked_length(r.loop_shape, [&] { return name("the loop", r.loop_shape); });
 
   r.arg_loop_dims = loops;
   for (int o = sig.nin; o < sig.nargs(); ++o) {
@@ -118,9 +138,44 @@ ResolvedShape resolve_shape(const Signature& sig, const std::vector<std::vector<
     r.arg_core_sizes[o] = dims;
     r.arg_loop_dims.push_back(r.loop_shape);
     dims.insert(dims.end(), r.loop_shape.begin(), r.loop_shape.end());
+    auto what = [&] { return name("output " + std::to_string(o - sig.nin + 1), dims); };
+    r.out_lengths.push_back(checked_length(dims, what));
+    // R stores dims as int; a plain vector (one dim) may be longer.
+    for (intptr_t d : dims) {
+      if (dims.size() > 1 && d > INT_MAX) {
+        shape_error(what() + " has a dimension larger than R's largest (2^31 - 1)");
+      }
+    }
     r.out_dims.push_back(dims);
   }
+  for (int a = 0; a < sig.nargs(); ++a) {
+    auto what = [&] {
+      return name(a < sig.nin ? "the core of argument " + std::to_string(a + 1)
+                              : "the core of output " + std::to_string(a - sig.nin + 1),
+                  r.arg_core_sizes[a]);
+    };
+    r.arg_core_lengths.push_back(checked_product(r.arg_core_sizes[a], what));
+  }
   return r;
+}
+
+ArgStrides arg_strides(const ResolvedShape& r, int arg) {
+  const std::vector<intptr_t>& core = r.arg_core_sizes[arg];
+  const std::vector<intptr_t>& loop = r.arg_loop_dims[arg];
+  bool empty = r.arg_core_lengths[arg] == 0;
+  for (intptr_t d : loop) empty = empty || d == 0;
+  auto what = [&] { return "argument " + std::to_string(arg + 1); };
+  ArgStrides out;
+  intptr_t stride = empty ? 0 : 1;
+  for (intptr_t d : core) {
+    out.core.push_back(stride);
+    stride = checked_mul(stride, d, what);
+  }
+  for (intptr_t d : loop) {
+    out.loop.push_back(d == 1 ? 0 : stride);
+    stride = checked_mul(stride, d, what);
+  }
+  return out;
 }
 
 }  // namespace gufunc

@@ -19,12 +19,28 @@ struct ResolvedShape {
   std::vector<std::vector<intptr_t>> arg_loop_dims;
   // For every argument: its core dims as sizes, with missing flexible dims dropped.
   std::vector<std::vector<intptr_t>> arg_core_sizes;
-  // R dims of each output: its core sizes, then loop_shape.
+  // For every argument: the product of its core sizes (checked; 0 if any is 0).
+  std::vector<intptr_t> arg_core_lengths;
+  // R dims of each output: its core sizes, then loop_shape; and its length.
   std::vector<std::vector<intptr_t>> out_dims;
+  std::vector<intptr_t> out_lengths;
+};
+
+// Element strides of one argument in R's column-major layout.
+struct ArgStrides {
+  std::vector<intptr_t> core;  // one per present core dim
+  std::vector<intptr_t> loop;  // one per loop dim; 0 where the argument broadcasts (size 1)
 };
 
 // `in_dims` are the R dims of each input (a vector without dim is {length}).
-// Throws gufunc_shape_error naming the argument (1-based) and the dimension.
-ResolvedShape resolve_shape(const Signature& sig, const std::vector<std::vector<intptr_t>>& in_dims);
+// Throws gufunc_shape_error naming the argument (1-based) and the dimension, or
+// naming the arguments when the loop or an output would be longer than
+// kMaxArrayLength (checked_size.hpp) or an output dim would not fit R's int dims.
+ResolvedShape resolve_shape(const Signature& sig,
+                            const std::vector<std::vector<intptr_t>>& in_dims);
+
+// The strides of argument `arg` (inputs, then outputs). All 0 for an empty
+// argument: it is never read, and its prefix products may not fit any integer.
+ArgStrides arg_strides(const ResolvedShape& r, int arg);
 
 }  // namespace gufunc
