@@ -95,33 +95,6 @@ mean.gufunc_lazy <- function(x, trim = 0, na.rm = FALSE, ...) {
   lazy_pick(x, function(s) s[...], sys.call())
 }
 
-# Functions whose base R code would copy the class "gufunc_lazy" onto a plain
-# result: they run on the plain values and give base R's plain result.
-
-#' @export
-`[<-.gufunc_lazy` <- function(x, ..., value) `[<-`(materialize(x), ..., value = value)
-
-#' @export
-`[[<-.gufunc_lazy` <- function(x, ..., value) `[[<-`(materialize(x), ..., value = value)
-
-#' @export
-t.gufunc_lazy <- function(x) t(materialize(x))
-
-#' @export
-diff.gufunc_lazy <- function(x, ...) diff(materialize(x), ...)
-
-#' @export
-Complex.gufunc_lazy <- function(z) base_fallback(.Generic, list(z))
-
-# Internal generics that read the whole vector element by element: on the plain
-# values they run at base R's speed (R's loops read a lazy value through a method
-# call per element).
-
-#' @export
-rep.gufunc_lazy <- function(x, ...) rep(materialize(x), ...)
-
-#' @export
-anyNA.gufunc_lazy <- function(x, recursive = FALSE) anyNA(materialize(x), recursive)
 
 # head() and tail() give what they give for the plain vector or matrix (for a
 # matrix, tail() numbers the rows), computing only the elements they show.

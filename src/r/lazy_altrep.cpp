@@ -191,10 +191,9 @@ SEXP lazy_extract_subset(SEXP x, SEXP indx, SEXP) {
 
 template <class T>
 T lazy_elt(SEXP x, R_xlen_t i) {
+  const char* data = state_of(x).values_data;
+  if (data != nullptr) return reinterpret_cast<const T*>(data)[i];
   SEXP values = values_of(x);
-  if (values != R_NilValue && !ALTREP(values)) {
-    return reinterpret_cast<const T*>(data_of(values))[i];
-  }
   T value{};
   unsigned warnings = 0;
   guard([&] {

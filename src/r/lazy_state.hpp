@@ -31,6 +31,10 @@ struct LazyState {
   // The values slot holds the user's own vector (lazy(x)): materialize() must not
   // set attributes on it.
   bool values_borrowed = false;
+  // The data of the values once they are at hand (null for values another package's
+  // ALTREP class computes on request): R's loops that read a vector through Elt,
+  // one call per element, take it without further lookups.
+  const char* values_data = nullptr;
   // Partial evaluations (single elements, subsets) so far: code that reads a value
   // piece by piece reads all of it, so after a few the value is computed whole.
   size_t partial_reads = 0;
@@ -54,6 +58,12 @@ inline LazyState& state_of(SEXP x) {
 
 // The cached plain values of lazy vector x, or R_NilValue.
 inline SEXP values_of(SEXP x) { return VECTOR_ELT(R_altrep_data2(x), kValuesSlot); }
+
+// Makes `values` the cached values of lazy vector x.
+inline void set_values(SEXP x, SEXP values) {
+  SET_VECTOR_ELT(R_altrep_data2(x), kValuesSlot, values);
+  state_of(x).values_data = static_cast<const char*>(DATAPTR_OR_NULL(values));
+}
 
 // The ALTREP class for values of type t (lazy_altrep.cpp).
 R_altrep_class_t lazy_class_for(gufunc_dtype t);

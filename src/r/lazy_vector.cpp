@@ -175,7 +175,7 @@ SEXP new_lazy_input(SEXP x, SEXP attributes) {
   SEXP leaves = PROTECT(alloc_vector(VECSXP, 1));
   SET_VECTOR_ELT(leaves, 0, x);
   SEXP out = PROTECT(wrap_lazy_state(std::move(state), leaves));
-  SET_VECTOR_ELT(R_altrep_data2(out), kValuesSlot, x);
+  set_values(out, x);
   // Its values are the user's vector: R must copy before any change.
   MARK_NOT_MUTABLE(out);
   set_lazy_attributes(out, attributes);
@@ -202,7 +202,7 @@ SEXP materialize_lazy(SEXP x, unsigned* warnings) {
   SET_VECTOR_ELT(leaves, 0, out);
   s.node = input_node(out, 1);
   SEXP slots = R_altrep_data2(x);
-  SET_VECTOR_ELT(slots, kValuesSlot, out);
+  set_values(x, out);
   SET_VECTOR_ELT(slots, kLeavesSlot, leaves);
   UNPROTECT(2);
   return out;
