@@ -44,6 +44,8 @@ if (length(missing)) {
   ncores <- max(1L, parallel::detectCores())
   # Packages with compiled code (Rcpp, RcppParallel) build faster with make -jN.
   if (!nzchar(Sys.getenv("MAKEFLAGS"))) Sys.setenv(MAKEFLAGS = paste0("-j", ncores))
+  # fs (testthat -> pkgload -> fs): build the libuv it bundles, so no libuv1-dev is needed.
+  if (!nzchar(Sys.getenv("USE_BUNDLED_LIBUV"))) Sys.setenv(USE_BUNDLED_LIBUV = "1")
   message("installing from CRAN: ", paste(missing, collapse = ", "))
   install.packages(missing, lib = .libPaths()[1], repos = repos, Ncpus = ncores)
   still <- missing[!vapply(missing, requireNamespace, logical(1), quietly = TRUE)]
