@@ -1,7 +1,38 @@
-# Installs the R packages gufunc needs to build, test and check, from the CRAN
-# repository configured in this R (options("repos")); only missing ones.
-needed <- c("Rcpp", "RcppParallel", "testthat", "withr", "knitr", "markdown", "rmarkdown",
-            "bench", "roxygen2")
+# Installs from CRAN (the repository configured in this R, options("repos")) the
+# packages a command needs, only the missing ones.
+# Usage (from the repository root): Rscript tools/install-deps.R [use|test]
+#   use:  what installing gufunc with its vignettes needs (tools/install.R sources this
+#         file with deps_for = "use", so the library chosen below stays on its path)
+#   test: what tools/test.sh needs: R CMD check --as-cran requires every package the
+#         DESCRIPTION names, Suggests included (default)
+if (!exists("deps_for")) {
+  deps_for <- commandArgs(trailingOnly = TRUE)
+  deps_for <- if (length(deps_for)) deps_for[1] else "test"
+}
+
+# Package names of DESCRIPTION fields, without version requirements.
+description_deps <- function(fields) {
+  d <- read.dcf("DESCRIPTION", fields = fields)
+  d <- unlist(strsplit(d[!is.na(d)], ","))
+  d <- trimws(sub("\\(.*", "", d))
+  setdiff(d[nzchar(d)], "R")
+}
+needed <- switch(deps_for,
+  # The knitr::knitr engine renders the .Rmd vignettes with markdown (no pandoc).
+  use = c(description_deps(c("Depends", "Imports", "LinkingTo", "VignetteBuilder")),
+          "markdown"),
+  test = description_deps(c("Depends", "Imports", "LinkingTo", "Suggests", "VignetteBuilder")),
+  stop("unknown argument '", deps_for, "': use 'use' or 'test'", call. = FALSE))
+
+# Without a writable library (R installed by root, no personal library yet) create the
+# personal one, as install.packages() would offer to do in an interactive session.
+if (file.access(.libPaths()[1], 2) != 0) {
+  user_lib <- Sys.getenv("R_LIBS_USER")
+  dir.create(user_lib, recursive = TRUE, showWarnings = FALSE)
+  .libPaths(c(user_lib, .libPaths()))
+  message("installing into the personal library ", user_lib)
+}
+
 have <- vapply(needed, requireNamespace, logical(1), quietly = TRUE)
 missing <- needed[!have]
 if (length(missing)) {
@@ -10,10 +41,13 @@ if (length(missing)) {
     stop("no CRAN mirror is configured: set options(repos = c(CRAN = <mirror URL>))",
          call. = FALSE)
   }
-  # fs (needed by rmarkdown) builds its bundled libuv, so no system library is needed.
+  ncores <- max(1L, parallel::detectCores())
+  # Packages with compiled code (Rcpp, RcppParallel) build faster with make -jN.
+  if (!nzchar(Sys.getenv("MAKEFLAGS"))) Sys.setenv(MAKEFLAGS = paste0("-j", ncores))
+  # fs (testthat -> pkgload -> fs): build the libuv it bundles, so no libuv1-dev is needed.
   if (!nzchar(Sys.getenv("USE_BUNDLED_LIBUV"))) Sys.setenv(USE_BUNDLED_LIBUV = "1")
   message("installing from CRAN: ", paste(missing, collapse = ", "))
-  install.packages(missing, repos = repos, Ncpus = max(1L, parallel::detectCores()))
+  install.packages(missing, lib = .libPaths()[1], repos = repos, Ncpus = ncores)
   still <- missing[!vapply(missing, requireNamespace, logical(1), quietly = TRUE)]
   if (length(still)) stop("could not install: ", paste(still, collapse = ", "), call. = FALSE)
 }
