@@ -95,7 +95,6 @@ mean.gufunc_lazy <- function(x, trim = 0, na.rm = FALSE, ...) {
   lazy_pick(x, function(s) s[...], sys.call())
 }
 
-
 # head() and tail() give what they give for the plain vector or matrix (for a
 # matrix, tail() numbers the rows), computing only the elements they show.
 #' @rawNamespace S3method(utils::head, gufunc_lazy)
