@@ -59,11 +59,12 @@ unsigned evaluate_guarded(LazyState& s, F evaluate) {
   }
 }
 
-// Copies the elements of plain vector `values` in `runs` to `to`. Another package's
-// ALTREP vector without a data pointer (R's compact 1:n, borrowed by lazy(x)) is
-// read region by region, which does not expand it.
-void copy_runs(SEXP values, const std::vector<engine::Run>& runs, size_t width, char* to) {
-  const char* from = static_cast<const char*>(DATAPTR_OR_NULL(values));
+// Copies the elements of plain vector `values` in `runs` to `to`, from its data
+// `from` (LazyState::values_data). Another package's ALTREP vector without a data
+// pointer (R's compact 1:n, borrowed by lazy(x)) is read region by region, which
+// does not expand it.
+void copy_runs(SEXP values, const char* from, const std::vector<engine::Run>& runs, size_t width,
+               char* to) {
   for (const engine::Run& r : runs) {
     if (r.end <= r.begin) continue;
     const R_xlen_t n = r.end - r.begin;
@@ -216,7 +217,7 @@ unsigned read_lazy_runs(SEXP x, const std::vector<engine::Run>& runs, void* out)
   LazyState& s = state_of(x);
   SEXP values = values_of(x);
   if (values != R_NilValue) {
-    copy_runs(values, runs, width_of(s.dtype), static_cast<char*>(out));
+    copy_runs(values, s.values_data, runs, width_of(s.dtype), static_cast<char*>(out));
     return 0;
   }
   const engine::NodePtr node = s.node;
