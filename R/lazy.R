@@ -57,14 +57,15 @@
 #' installed (R loads it); for a session without gufunc, save `materialize(x)`.
 #'
 #' Base R functions give base R's plain result: subassignment (`x[i] <- v`), `t()`,
-#' `diff()`, `aperm()`, `rep()`, `is.na()`, `ifelse()`, `Re()` and the like compute
-#' on the values. A few internal functions copy every attribute of their first
-#' argument without dispatching (`choose()`, `beta()`, `atan2()`, `besselJ()` and
-#' the like, `storage.mode<-`, `signif(digits = , x = )` with the arguments named
-#' out of order), and `pmax()` and `pmin()` restore the attributes of their first
-#' argument: their result is plain data that still carries the class;
-#' [materialize()] and every gufunc function treat it as the plain value it is, and
-#' [is_lazy()] is `FALSE` for it.
+#' `diff()`, `aperm()`, `rep()`, `is.na()`, `Re()` and the like compute on the
+#' values, and gufunc's versions of `ifelse()`, `pmax()`, `pmin()`, `choose()` and
+#' other functions that would keep the class do the same ([base_masks]). Functions
+#' that copy every attribute of their first argument without dispatching and that
+#' gufunc does not mask (`stats::dnorm()` and the other distribution functions,
+#' `stats::fft()`, `storage.mode<-`, `signif(digits = , x = )` with the arguments
+#' named out of order, and base R's functions called from other packages) give
+#' plain data that still carries the class; [materialize()] and every gufunc
+#' function treat it as the plain value it is, and [is_lazy()] is `FALSE` for it.
 #'
 #' @param x For `lazy()`: a double, integer or logical vector, matrix or array
 #'   without a class. For `is_lazy()` and `materialize()`: any R object.

@@ -2,12 +2,15 @@
 # timed on plain values (base), on lazy values (gufunc) and as the materialization
 # alone of the lazy values it reads (mat), in the same run, in turns (medians_ms).
 # Target: gufunc <= base + mat, that is, falling back costs base R's time plus one
-# materialization at most. A lazy(x) input materializes at no cost (R reads x).
-# Usage: Rscript inst/benchmarks/fallback.R [reps]   (default 7)
+# materialization at most. A lazy(x) input materializes at no cost (R reads x), so
+# several cases run the same base R code on the same values twice: base R is timed
+# twice (base_again), and `noise` (their relative difference) says how far apart two
+# timings of the same work came out in this run.
+# Usage: Rscript inst/benchmarks/fallback.R [reps]   (default 9)
 source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])),
                  "common.R"))
 args <- commandArgs(TRUE)
-reps <- if (length(args)) as.integer(args[1]) else 7L
+reps <- if (length(args)) as.integer(args[1]) else 9L
 set.seed(1)
 u <- runif(80000)
 x <- runif(1500)
@@ -74,12 +77,13 @@ cat(sprintf("gufunc fallback benchmark: %d threads, medians of %d runs (ms)\n",
 rows <- lapply(names(cases), function(name) {
   k <- cases[[name]]
   same <- identical(materialize(suppressWarnings(k$gufunc())), suppressWarnings(k$base()))
-  t <- medians_ms(list(k$base, k$gufunc, k$mat), reps)
-  data.frame(case = name, base = t[1], gufunc = t[2], mat = t[3],
-             ratio = t[2] / (t[1] + t[3]), identical = same)
+  t <- medians_ms(list(k$base, k$gufunc, k$mat, k$base), reps)
+  data.frame(case = name, base = t[1], gufunc = t[2], mat = t[3], base_again = t[4],
+             ratio = t[2] / (t[1] + t[3]), noise = abs(t[4] / t[1] - 1), identical = same)
 })
 res <- do.call(rbind, rows)
-res$met <- ifelse(res$ratio <= 1, "yes", "NO")
+res$met <- ifelse(res$ratio <= 1, "yes", ifelse(res$ratio <= 1 + res$noise, "noise", "NO"))
 print(format(res, digits = 3), row.names = FALSE)
-cat(sprintf("ratio = gufunc / (base + mat); target <= 1: met in %d of %d cases\n",
-            sum(res$ratio <= 1), nrow(res)))
+cat(sprintf(paste0("ratio = gufunc / (base + mat); target <= 1: met in %d of %d cases, ",
+                   "within the noise (base R timed twice) in %d more\n"),
+            sum(res$met == "yes"), nrow(res), sum(res$met == "noise")))

@@ -52,11 +52,13 @@ SEXP lazy_duplicate(SEXP x, Rboolean) {
   return guarded([&]() -> SEXP {
     SEXP values = values_of(x);
     if (values != R_NilValue) {
-      SEXP copy = PROTECT(r_call([&] { return Rf_duplicate(values); }));
-      SET_ATTRIB(copy, R_NilValue);
-      SET_OBJECT(copy, 0);
+      // Shares the values: R's complex assignment duplicates a shared lazy value
+      // before calling `[<-`, which copies the values itself (a second copy).
+      SEXP copy = PROTECT(new_lazy_input(values, R_NilValue));
+      state_of(copy).copy_on_write = true;
+      state_of(copy).warned = state_of(x).warned;
       UNPROTECT(1);
-      return copy;
+      return copy;  // R gives it the attributes of x
     }
     LazyState copy = state_of(x);
     copy.partial_reads = 0;
@@ -66,7 +68,10 @@ SEXP lazy_duplicate(SEXP x, Rboolean) {
 
 // A saved lazy value is its values (computed now), read back as a lazy value
 // (lazy_unserialize): never plain data carrying the class. Reading needs gufunc.
+// Without the class (R removed it, as as.vector() does) it is plain data to R, and
+// R saves it as such (NULL: R's own format).
 SEXP lazy_serialized_state(SEXP x) {
+  if (!Rf_inherits(x, "gufunc_lazy")) return nullptr;
   unsigned warnings = 0;
   SEXP values = guarded([&]() -> SEXP { return materialize_lazy(x, &warnings); });
   raise_warnings(warnings);
@@ -77,9 +82,29 @@ SEXP lazy_unserialize(SEXP, SEXP state, SEXP attributes, int, int) {
   return guarded([&]() -> SEXP { return new_lazy_input(state, attributes); });
 }
 
-void* lazy_dataptr(SEXP x, Rboolean) {
+// The values of a duplicate that C code will write into, copied from the values it
+// shares (see LazyState::copy_on_write) and its own from now on.
+void own_values(SEXP x) {
+  LazyState& s = state_of(x);
+  SEXP copy = PROTECT(r_call([&] { return Rf_duplicate(values_of(x)); }));
+  SET_ATTRIB(copy, R_NilValue);
+  SET_OBJECT(copy, 0);
+  SEXP leaves = PROTECT(alloc_vector(VECSXP, 1));
+  SET_VECTOR_ELT(leaves, 0, copy);
+  SET_VECTOR_ELT(R_altrep_data2(x), kLeavesSlot, leaves);
+  set_values(x, copy);
+  s.node.reset();  // a graph made from x from now on reads the copy
+  s.copy_on_write = false;
+  s.values_borrowed = false;
+  UNPROTECT(2);
+}
+
+void* lazy_dataptr(SEXP x, Rboolean writeable) {
   unsigned warnings = 0;
-  SEXP values = guarded([&]() -> SEXP { return materialize_lazy(x, &warnings); });
+  SEXP values = guarded([&]() -> SEXP {
+    if (writeable && state_of(x).copy_on_write) own_values(x);
+    return materialize_lazy(x, &warnings);
+  });
   raise_warnings(warnings);  // values stay protected: x holds them
   // x is not mutable once its values are handed out, so R copies before writing.
   return DATAPTR(values);

@@ -87,9 +87,10 @@ SEXP lazy_materialize_entry(SEXP x) {
     if (lazy != x) {
       // R's wrapper: its values are the lazy vector's, now computed; R drops the class.
       values = x;
-    } else if (state_of(lazy).values_borrowed && !only_lazy_class(ATTRIB(x))) {
-      // The user's own vector (lazy(x)): the attributes go on R's wrapper around it,
-      // which shares its data.
+    } else if (state_of(lazy).values_borrowed &&
+               (!only_lazy_class(ATTRIB(x)) || ATTRIB(values) != R_NilValue)) {
+      // The user's own vector (lazy(x), or a duplicate of it whose attributes R
+      // changed): x's attributes go on R's wrapper around it, which shares its data.
       values = PROTECT(r_call([&] { return R_shallow_duplicate_attr(values); }));
       ++nprotect;
       SET_ATTRIB(values, R_NilValue);

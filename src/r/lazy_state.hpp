@@ -31,6 +31,10 @@ struct LazyState {
   // The values slot holds the user's own vector (lazy(x)): materialize() must not
   // set attributes on it.
   bool values_borrowed = false;
+  // A duplicate (R's duplicate() of a materialized lazy value) shares the values of
+  // the original; C code that duplicates a vector to write into it gets a private
+  // copy of them when it asks for a writable data pointer.
+  bool copy_on_write = false;
   // The data of the values once they are at hand (null for values another package's
   // ALTREP class computes on request): R's loops that read a vector through Elt,
   // one call per element, take it without further lookups.

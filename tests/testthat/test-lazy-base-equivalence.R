@@ -158,3 +158,44 @@ test_that("code reading a deferred value piece by piece computes it once", {
   expect_true(is_materialized(z))
   expect_identical(s, Reduce(`+`, (u * 2 + 1)[1:100], accumulate = FALSE, 0))
 })
+
+test_that("duplicates of a materialized lazy value share its values until written", {
+  h <- c(3, 1, 2, 8)
+  x <- lazy(h)
+  y <- unclass(x) # R's duplicate of x, without the class: written in place below
+  y[1] <- 5
+  y[[2]] <- 7
+  expect_identical(y, c(5, 7, 2, 8))
+  expect_identical(h, c(3, 1, 2, 8))
+  expect_identical(materialize(x), h)
+
+  m <- matrix(as.numeric(1:6), 2)
+  lm <- lazy(m)
+  u <- unclass(lm)
+  u[1, 1] <- 0
+  expect_identical(materialize(lm), m)
+  expect_identical(u[, 1], c(0, 2))
+
+  # A subassignment loop on a lazy value copies its values once, as base R's does.
+  g <- matrix(runif(400), 20)
+  H <- lazy(g)
+  for (i in 1:5) H[, 1] <- H[, i + 1]
+  base <- g
+  for (i in 1:5) base[, 1] <- base[, i + 1]
+  expect_identical(H, base)
+  expect_identical(g[, 1], materialize(lazy(g))[, 1])
+
+  # Deferred values: the duplicate is a lazy value of its own.
+  d <- lazy(h) * 2
+  e <- unclass(d)
+  e[2] <- 0
+  expect_identical(e, c(6, 0, 4, 16))
+  expect_identical(materialize(d), h * 2)
+
+  # Without the class (as.vector() removes it) a duplicate is plain data to R,
+  # saved and read back as such.
+  v <- as.vector(lazy(m))
+  expect_identical(v, as.vector(m))
+  expect_identical(unserialize(serialize(v, NULL)), as.vector(m))
+  expect_identical(unserialize(serialize(as.vector(lazy(m) * 2), NULL)), as.vector(m * 2))
+})

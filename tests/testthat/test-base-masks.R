@@ -1,0 +1,79 @@
+# gufunc's versions of base R functions that would copy the class "gufunc_lazy"
+# onto a plain result (R/base_masks.R): base R's plain result for lazy arguments,
+# base R's behaviour (values, warnings, errors and the call they name) otherwise.
+
+w <- c(0.25, NA, 3, -1.5, NaN, 7, 2.5, 0)
+v <- c(1, 2, NA, -4, 5, NaN, 0.5, 3)
+m <- matrix(w, 2, dimnames = list(c("r1", "r2"), NULL))
+
+expect_same_as_base <- function(gufunc_expr, base_expr) {
+  expect_identical(gufunc_expr, base_expr)
+  expect_false(inherits(gufunc_expr, "gufunc_lazy"))
+}
+
+test_that("pmax() and pmin() give base R's plain result for lazy arguments", {
+  for (f in c("pmax", "pmin")) {
+    g <- get(f, asNamespace("gufunc"))
+    b <- get(f, baseenv())
+    expect_same_as_base(g(lazy(w), v), b(w, v))
+    expect_same_as_base(g(v, lazy(w)), b(v, w))
+    expect_same_as_base(g(lazy(w), lazy(v), 1, na.rm = TRUE), b(w, v, 1, na.rm = TRUE))
+    expect_same_as_base(g(lazy(m), 0.5), b(m, 0.5))
+    expect_same_as_base(g(lazy(w) * 2, 1), b(w * 2, 1))
+    expect_same_as_base(g(lazy(1:8), 4L), b(1:8, 4L))
+  }
+})
+
+test_that("ifelse() gives base R's plain result and evaluates only what it needs", {
+  expect_same_as_base(ifelse(lazy(w) > 0.5, v, 0), base::ifelse(w > 0.5, v, 0))
+  expect_same_as_base(ifelse(w > 0.5, lazy(v), lazy(w) * 2), base::ifelse(w > 0.5, v, w * 2))
+  expect_same_as_base(ifelse(lazy(m) > 1, "big", "small"), base::ifelse(m > 1, "big", "small"))
+  expect_identical(ifelse(TRUE, 1, stop("not needed")), 1)
+  expect_identical(ifelse(lazy(c(TRUE, TRUE)), 1, stop("not needed")), c(1, 1))
+})
+
+test_that("the two-argument math functions give base R's plain result", {
+  n <- c(5, 6, 10, 0.5, NA)
+  k <- c(2, 3, 0, 1, 1)
+  expect_same_as_base(choose(lazy(n), 2), base::choose(n, 2))
+  expect_same_as_base(choose(n, lazy(k)), base::choose(n, k))
+  expect_same_as_base(lchoose(lazy(n), k), base::lchoose(n, k))
+  expect_same_as_base(beta(lazy(abs(w) + 1), 2), base::beta(abs(w) + 1, 2))
+  expect_same_as_base(lbeta(2, lazy(abs(w) + 1)), base::lbeta(2, abs(w) + 1))
+  expect_same_as_base(atan2(lazy(w), v), base::atan2(w, v))
+  expect_same_as_base(atan2(1, lazy(m)), base::atan2(1, m))
+  x <- c(0.5, 1, 2.5, 10)
+  expect_same_as_base(besselJ(lazy(x), 1), base::besselJ(x, 1))
+  expect_same_as_base(besselY(lazy(x), 0), base::besselY(x, 0))
+  expect_same_as_base(besselI(lazy(x), 1, TRUE), base::besselI(x, 1, TRUE))
+  expect_same_as_base(besselK(lazy(x), 2), base::besselK(x, 2))
+})
+
+test_that("plain data that a base R function gave the class counts as plain", {
+  stray <- structure(w, class = "gufunc_lazy")
+  expect_same_as_base(pmax(stray, 1), base::pmax(w, 1))
+  expect_same_as_base(choose(stray, 2), base::choose(w, 2))
+})
+
+test_that("without lazy arguments they are base R's functions, conditions included", {
+  expect_identical(pmax(w, v), base::pmax(w, v))
+  expect_identical(pmin(as.Date("2024-01-02"), as.Date("2023-05-06")),
+                   base::pmin(as.Date("2024-01-02"), as.Date("2023-05-06")))
+
+  base_warning <- tryCatch(base::pmax(1:3, 1:2), warning = function(w) w)
+  masked_warning <- tryCatch(pmax(1:3, 1:2), warning = function(w) w)
+  expect_identical(conditionMessage(masked_warning), conditionMessage(base_warning))
+  expect_identical(conditionCall(masked_warning), quote(pmax(1:3, 1:2)))
+
+  masked_warning <- tryCatch(choose(lazy(c(5, 6)), 2.5), warning = function(w) w)
+  expect_identical(conditionCall(masked_warning), quote(choose(lazy(c(5, 6)), 2.5)))
+  expect_warning(b <- beta(-1, 2), "NaNs produced")
+  expect_identical(b, suppressWarnings(base::beta(-1, 2)))
+
+  masked_error <- tryCatch(atan2("a", 1), error = function(e) e)
+  base_error <- tryCatch(base::atan2("a", 1), error = function(e) e)
+  expect_identical(conditionMessage(masked_error), conditionMessage(base_error))
+  expect_identical(conditionCall(masked_error), quote(atan2("a", 1)))
+  expect_error(pmax(), "no arguments")
+  expect_error(choose(5), "missing")
+})
