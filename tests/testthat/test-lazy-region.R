@@ -56,7 +56,7 @@ test_that("subscripts past the end, NA, logical and names follow base R", {
     expect_identical(z[c(1, NA)], ref[c(1, NA)])
     expect_identical(z[5], ref[5])
     expect_identical(z[c(TRUE, FALSE)], ref[c(TRUE, FALSE)])
-    expect_identical(z["b"], ref["b"])
+    expect_identical(materialize(z["b"]), ref["b"]) # by then a view (materialized z)
     expect_identical(z[], ref)
   })
 })

@@ -1,0 +1,110 @@
+# Views (src/r/lazy_view.cpp): x[i] picking one run of consecutive elements of a
+# lazy value whose values are at hand is a lazy value over the same memory; its
+# values, and everything computed from it, are base R's.
+
+n <- 5000
+set.seed(11)
+v <- c(runif(n - 3), NA, NaN, -Inf)
+vi <- sample.int(100L, n, replace = TRUE)
+vi[7] <- NA
+
+view_subscripts <- list(
+  quote(-1), quote(-n), quote(2:n), quote(1:(n - 1)), quote(10:4000), quote(-(1:7)),
+  quote(-((n - 9):n)), quote(c(3, 4, 5, 6)), quote(seq_len(n)), quote(n:n), quote(2L:3000L)
+)
+
+test_that("a run of consecutive elements is a lazy view with base R's values", {
+  withr::local_options(gufunc.lazy_min_length = 1)
+  for (values in list(v, vi, vi > 50L)) {
+    for (i in view_subscripts) {
+      idx <- eval(i)
+      got <- lazy(values)[idx]
+      expect_true(is_lazy(got), info = deparse(i))
+      expect_identical(materialize(got), values[idx], info = deparse(i))
+    }
+  }
+})
+
+test_that("views compose and fuse with other operations", {
+  withr::local_options(gufunc.lazy_min_length = 1)
+  x <- lazy(v)
+  expect_identical(materialize(x[-1][-1][2:100]), v[-1][-1][2:100])
+  expect_identical(materialize(x[-n][-1]), v[-n][-1])
+  rosen <- function(x) sum(100 * (x[-1] - x[-n]^2)^2 + (1 - x[-n])^2, na.rm = TRUE)
+  expect_identical(rosen(x), rosen(v))
+  expect_identical(materialize(x[-1] - x[-n]), v[-1] - v[-n])
+  expect_identical(materialize(lazy(vi)[-1] + lazy(vi)[-n]), vi[-1] + vi[-n])
+  # The view of a computed value, once materialized.
+  y <- x * 2
+  materialize(y)
+  expect_true(is_lazy(y[2:10]))
+  expect_identical(materialize(y[2:10]), (v * 2)[2:10])
+  # Elements of a view, read one by one.
+  z <- x[-(1:5)]
+  expect_identical(z[[3]], v[8])
+  expect_identical(z[c(1, 3)], v[c(6, 8)])
+  expect_identical(length(z), length(v) - 5L)
+})
+
+test_that("other subscripts, and values with attributes, keep base R's subsetting", {
+  withr::local_options(gufunc.lazy_min_length = 1)
+  x <- lazy(v)
+  others <- list(c(2, 1), c(1, 3), c(-1, -3), 0, c(0, 1), NA, n + 1, 2.5, c(1.5, 2.5),
+                 c(TRUE, FALSE), integer(0), c(-1, 1), -(2:3), c(2, 2), -n:-1)
+  for (idx in others) {
+    expect_identical(tryCatch(materialize(x[idx]), error = conditionMessage),
+                     tryCatch(v[idx], error = conditionMessage), info = deparse(idx))
+  }
+  named <- stats::setNames(v[1:10], letters[1:10])
+  expect_identical(materialize(lazy(named)[2:5]), named[2:5])
+  m <- matrix(v, 100)
+  expect_identical(materialize(lazy(m)[2:5]), m[2:5])
+  expect_identical(materialize(lazy(m)[, 2:3]), m[, 2:3])
+})
+
+test_that("column runs of matrices and slabs of arrays are views with base R's attributes", {
+  withr::local_options(gufunc.lazy_min_length = 1)
+  m <- matrix(v, 100, dimnames = list(NULL, paste0("c", 1:50)))
+  a <- array(v, c(10, 20, 25))
+  named <- stats::setNames(v[1:26], letters)
+  lm <- lazy(m)
+  la <- lazy(a)
+  views <- list(
+    list(lm[, 2:3], m[, 2:3]), list(lm[, 7], m[, 7]), list(lm[, 7, drop = FALSE], m[, 7, drop = FALSE]),
+    list(lm[, -1], m[, -1]), list(lm[, -50], m[, -50]), list(la[, , 3], a[, , 3]),
+    list(la[, , 2:4], a[, , 2:4]), list(la[, , 25, drop = FALSE], a[, , 25, drop = FALSE]),
+    list(la[, 5, 3], a[, 5, 3]), list(la[, 5:9, 3], a[, 5:9, 3]), list(lm[2:5], m[2:5]),
+    list(lazy(named)[3:9], named[3:9]), list(lazy(named)[-1], named[-1])
+  )
+  for (case in views) {
+    expect_true(is_lazy(case[[1]]))
+    expect_identical(materialize(case[[1]]), case[[2]])
+  }
+  # Fused with arithmetic and reductions, as the lattice Boltzmann step reads them.
+  expect_identical(materialize(la[, , 1] + la[, , 2] * 2), a[, , 1] + a[, , 2] * 2)
+  expect_identical(sum(la[, , 3]), sum(a[, , 3]))
+  # Not one run: base R's subsetting, values and errors.
+  for (case in list(quote(m[2:3, ]), quote(m[, c(1, 3)]), quote(a[1, , ]), quote(m[2:99, 2:3]))) {
+    got <- eval(case, list(m = lm, a = la))
+    expect_identical(materialize(got), eval(case))
+  }
+  expect_error(lm[, 51], "subscript out of bounds")
+})
+
+test_that("views below gufunc.lazy_min_length are plain values", {
+  withr::local_options(gufunc.lazy_min_length = 100)
+  x <- lazy(v)
+  expect_false(is_lazy(x[1:10]))
+  expect_identical(x[1:10], v[1:10])
+  expect_true(is_lazy(x[1:100]))
+})
+
+test_that("a view keeps the memory it reads alive and unchanged", {
+  withr::local_options(gufunc.lazy_min_length = 1)
+  w <- v
+  z <- lazy(w)[-1]
+  w[2] <- 42
+  rm(w)
+  gc()
+  expect_identical(materialize(z), v[-1])
+})
