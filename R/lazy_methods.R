@@ -87,14 +87,15 @@ mean.gufunc_lazy <- function(x, trim = 0, na.rm = FALSE, ...) {
 
 #' @export
 `[.gufunc_lazy` <- function(x, ...) {
-  # One run of consecutive elements of values at hand (x[a:b], x[-1], x[-n],
-  # m[, j:k], a[, , i]): a view, still lazy, over the same memory
-  # (src/r/lazy_view.cpp).
-  if (nargs() == 2L && !missing(..1) && is.null(attributes(unclass(x))) &&
-      is.null(attributes(..1))) {
+  # Regular runs of values at hand (x[a:b], x[-1], m[, j:k], m[i:j, k:l],
+  # a[, , i]): a view, still lazy, over the same memory (src/r/lazy_view.cpp).
+  one <- nargs() == 2L
+  if (one && missing(..1)) {
+    # x[]: below
+  } else if (one && is.null(attributes(unclass(x))) && is.null(attributes(..1))) {
     view <- .Call(C_lazy_view, x, ..1, lazy_min_length(), NULL)
     if (!is.null(view)) return(view)
-  } else if (may_pick_a_run(sys.call(), nargs())) {
+  } else if (!one || is.numeric(..1)) {
     view <- lazy_view_pick(x, function(s) s[...])
     if (!is.null(view)) return(view)
   }
@@ -106,20 +107,10 @@ mean.gufunc_lazy <- function(x, trim = 0, na.rm = FALSE, ...) {
   lazy_pick(x, function(s) s[...], sys.call())
 }
 
-# Whether the subscripts of a call x[...] (with `nargs` arguments) may pick one run
-# of consecutive elements that a view can hold and that is worth finding with a
-# stand-in: a vector with attributes, or an array subset whose first subscript is
-# empty (m[, j:k], a[, , i]). Others (g[2:999, 2:999]) go to base R at once.
-may_pick_a_run <- function(call, nargs) {
-  if (nargs == 2L) return(length(call) == 3L && !identical(call[[3L]], quote(expr = )))
-  subscripts <- as.list(call)[-(1:2)]
-  if (!is.null(names(subscripts))) subscripts <- subscripts[!names(subscripts) %in% c("drop", "exact")]
-  length(subscripts) >= 2L && identical(subscripts[[1L]], quote(expr = ))
-}
-
 # The subset pick(x) of lazy vector x as a view with base R's attributes, or NULL
-# (not one run, x's values not at hand, or an error for base R to raise). pick()
-# runs base R's subscript rules on a stand-in holding each element's position.
+# (not regular runs, x's values not at hand, or an error for base R to raise).
+# pick() runs base R's subscript rules on a stand-in holding each element's
+# position.
 lazy_view_pick <- function(x, pick) {
   if (!.Call(C_lazy_viewable, x)) return(NULL)
   standin <- `attributes<-`(standin_of(length(x)), attributes(unclass(x)))

@@ -45,7 +45,8 @@ class Linearizer {
       if (n->kind == NodeKind::Input) {
         // Input nodes viewing the same elements (a plain vector given to several
         // operations) are one value: read once per block, listed once in plans.
-        const auto view = std::make_tuple(n->view.data, n->view.dtype, n->view.length);
+        const View& v = n->view;
+        const auto view = std::make_tuple(v.data, v.dtype, v.length, v.rows, v.column_step);
         const auto seen = inputs_.find(view);
         ids_[key] = seen != inputs_.end()
                         ? seen->second
@@ -89,6 +90,10 @@ class Linearizer {
       const std::string operand = "operand " + std::to_string(k + 1) + " of `" + name + "`";
       if (c->kind == NodeKind::Scalar) {
         args.push_back(constant(c, want));
+      } else if (c->kind == NodeKind::Input && c->view.is_block()) {
+        args.push_back(stage(c, want, 0,
+                             operand + " is a block of a matrix, copied whole first: "
+                                       "a gufunc reads its operands in place"));
       } else if (c->kind == NodeKind::Input && same_storage(c->dtype, want)) {
         args.push_back(value_of(c, w));
       } else if (c->kind == NodeKind::Gufunc) {
@@ -184,7 +189,8 @@ class Linearizer {
 
   Batch& b_;
   std::map<Key, int> ids_;
-  std::map<std::tuple<const char*, gufunc_dtype, intptr_t>, int> inputs_;  // by view
+  // Input values by the view they read.
+  std::map<std::tuple<const char*, gufunc_dtype, intptr_t, intptr_t, intptr_t>, int> inputs_;
   std::map<std::tuple<int, int, intptr_t>, int> casts_;
 };
 
@@ -211,7 +217,7 @@ Access access_of(const Batch& b, int v, const void* out, intptr_t width, bool sp
       // A staged value is a buffer of its own (read only).
       a.buffer = val.kind == ValueKind::Input ? val.node->view.buffer : &val;
       a.offset = val.kind == ValueKind::Input ? val.node->view.offset : 0;
-      a.extent = val.node->length * es;
+      a.extent = val.kind == ValueKind::Input ? val.node->view.span_bytes() : val.node->length * es;
       a.step = val.node->length == 1 || !spans ? 0 : es * width;
       break;
     }

@@ -25,6 +25,14 @@ BlockRunner::BlockRunner(const Batch& b, intptr_t begin, char* out,
                          std::vector<std::vector<char>>* temps, size_t block)
     : b_(b), begin_(begin), out_(out), temps_(*temps), block_(block) {
   register_elements_ = block * static_cast<size_t>(std::max<intptr_t>(b.max_width, 1));
+  const int first_free = b.registers > 1 ? b.registers : 1;
+  gather_slot_.assign(b.values.size(), -1);
+  for (size_t v = 0; v < b.values.size(); ++v) {
+    const Value& val = b.values[v];
+    if (val.kind == ValueKind::Input && val.node->view.is_block() && val.node->length > 1) {
+      gather_slot_[v] = first_free + static_cast<int>(gathered_++);
+    }
+  }
   for (const Instruction& ins : b.code) {
     steps_.push_back(ins.op == Op::Gufunc ? std::make_unique<GufuncStep>(*ins.node) : nullptr);
   }
@@ -46,10 +54,10 @@ int BlockRunner::run(size_t first, size_t last, intptr_t pos, intptr_t n, char* 
     intptr_t steps[GUFUNC_MAX_ARGS + 1];
     size_t k = 0;
     for (int a : ins.args) {
-      args[k] = pointer(a, at, scratch, &steps[k]);
+      args[k] = pointer(a, at, count, scratch, &steps[k]);
       ++k;
     }
-    args[k] = pointer(ins.out, at, scratch, &steps[k]);
+    args[k] = pointer(ins.out, at, count, scratch, &steps[k]);
     if (ins.op == Op::Cast) {
       cast_to_double(args[0], steps[0], reinterpret_cast<double*>(args[1]), count);
       continue;
@@ -64,7 +72,8 @@ std::string BlockRunner::failure(size_t i, const gufunc_context& ctx) const {
   return std::string("kernel failed: ") + ctx.msg;
 }
 
-char* BlockRunner::pointer(int v, intptr_t pos, char* scratch, intptr_t* step) const {
+char* BlockRunner::pointer(int v, intptr_t pos, intptr_t count, char* scratch,
+                           intptr_t* step) const {
   const Value& val = b_.values[v];
   const intptr_t es = static_cast<intptr_t>(dtype_size(val.dtype));
   *step = es;
@@ -81,7 +90,12 @@ char* BlockRunner::pointer(int v, intptr_t pos, char* scratch, intptr_t* step) c
         *step = 0;
         return const_cast<char*>(view.data);
       }
-      return const_cast<char*>(view.data) + pos * es;
+      if (!view.is_block() || pos % view.rows + count <= view.rows) {
+        return const_cast<char*>(view_element(view, pos, static_cast<size_t>(es)));
+      }
+      char* gathered = scratch + static_cast<size_t>(gather_slot_[v]) * register_bytes();
+      read_view(view, pos, pos + count, gathered);
+      return gathered;
     }
     case ValueKind::Staged:
       if (val.node->length == 1) {
@@ -115,18 +129,18 @@ int BlockRunner::run_gufunc(size_t i, intptr_t pos, intptr_t n, char* scratch,
     const Value& val = b_.values[a];
     contiguous[k] = val.kind == ValueKind::Computed;
     if (contiguous[k]) {
-      base[k] = pointer(a, pos * val.width, scratch, &step);
+      base[k] = pointer(a, pos * val.width, n * val.width, scratch, &step);
     } else if (val.kind == ValueKind::Input) {
       base[k] = const_cast<char*>(val.node->view.data);
     } else if (val.kind == ValueKind::Staged) {
       base[k] = const_cast<char*>(val.staged);
     } else {
-      base[k] = pointer(a, 0, scratch, &step);  // a constant
+      base[k] = pointer(a, 0, 1, scratch, &step);  // a constant
     }
     ++k;
   }
   contiguous[k] = true;
-  base[k] = pointer(ins.out, pos * ins.width, scratch, &step);
+  base[k] = pointer(ins.out, pos * ins.width, n * ins.width, scratch, &step);
   return steps_[i]->run(base, contiguous, pos, n, ctx);
 }
 

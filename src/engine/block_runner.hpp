@@ -29,9 +29,11 @@ class BlockRunner {
 
   size_t block() const { return block_; }
   size_t register_bytes() const { return register_elements_ * sizeof(double); }
-  // Scratch a thread needs for all registers.
+  // Scratch a thread needs for all registers and for the elements of block views
+  // (inputs that are blocks of a matrix) gathered per block.
   size_t scratch_bytes() const {
-    return static_cast<size_t>(b_.registers > 1 ? b_.registers : 1) * register_bytes();
+    const size_t slots = static_cast<size_t>(b_.registers > 1 ? b_.registers : 1) + gathered_;
+    return slots * register_bytes();
   }
 
   // Runs instructions [first, last) on iterations [pos, pos + n) with `scratch` as
@@ -43,8 +45,9 @@ class BlockRunner {
   // The error a failure of instruction i becomes.
   std::string failure(size_t i, const gufunc_context& ctx) const;
 
-  // Where value v's elements [pos, ...) are, and their step.
-  char* pointer(int v, intptr_t pos, char* scratch, intptr_t* step) const;
+  // Where value v's elements [pos, pos + count) are, and their step. The elements
+  // of a block view that cross a column are gathered into its slot of `scratch`.
+  char* pointer(int v, intptr_t pos, intptr_t count, char* scratch, intptr_t* step) const;
 
  private:
   int run_gufunc(size_t i, intptr_t pos, intptr_t n, char* scratch, gufunc_context* ctx) const;
@@ -59,6 +62,8 @@ class BlockRunner {
   size_t block_;                                    // iterations per block
   size_t register_elements_;                        // elements a register holds: block * max_width
   std::vector<std::unique_ptr<GufuncStep>> steps_;  // per instruction (Gufunc only)
+  std::vector<int> gather_slot_;  // per value: scratch slot of a block view, or -1
+  size_t gathered_ = 0;           // block views
 };
 
 // Runs instructions [first, last) on iterations [pos, pos + n) in this thread's

@@ -63,8 +63,14 @@ void add_batches(const Node& root, const EvalOptions& options, Plan* plan,
     if (v.kind != ValueKind::Input) continue;
     plan->bytes_read += bytes_of(*v.node);  // every batch reads its inputs once
     if (!inputs_seen->insert(v.node->view.data).second) continue;  // one entry per vector
-    plan->inputs.push_back(std::string(dtype_name(v.dtype)) + "[" + std::to_string(v.node->length) +
-                           "]");
+    const View& view = v.node->view;
+    std::string text =
+        std::string(dtype_name(v.dtype)) + "[" + std::to_string(v.node->length) + "]";
+    if (view.is_block()) {
+      text += " (view: " + std::to_string(view.length / view.rows) + " columns of " +
+              std::to_string(view.rows) + ")";
+    }
+    plan->inputs.push_back(text);
   }
   plan->bytes_written += root.kind == NodeKind::Reduce ? 0 : bytes_of(root);
   for (int t = 0; t < b.temps; ++t) {

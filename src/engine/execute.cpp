@@ -207,12 +207,7 @@ unsigned evaluate(const NodePtr& root, intptr_t begin, intptr_t end, char* out,
   }
   const size_t es = dtype_size(root->dtype);
   if (root->kind == NodeKind::Input) {
-    const View& v = root->view;
-    if (v.length == 1) {
-      for (intptr_t i = begin; i < end; ++i) std::memcpy(out + (i - begin) * es, v.data, es);
-    } else if (end > begin) {  // an empty input may have no data pointer at all
-      std::memcpy(out, v.data + begin * es, static_cast<size_t>(end - begin) * es);
-    }
+    read_view(root->view, begin, end, out);
     return 0;
   }
   if (root->kind == NodeKind::Scalar) {

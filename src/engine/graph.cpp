@@ -2,6 +2,7 @@
 #include "engine/graph.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <unordered_set>
 
 #include "dispatch/apply.hpp"
@@ -43,6 +44,33 @@ Node::~Node() {
       for (NodePtr& g : grandchildren) pending.push_back(std::move(g));
       grandchildren.clear();
     }
+  }
+}
+
+intptr_t View::span_bytes() const {
+  const intptr_t size = static_cast<intptr_t>(dtype_size(dtype));
+  if (!is_block() || length == 0) return length * size;
+  return ((length - 1) / rows * column_step + rows) * size;
+}
+
+void read_view(const View& view, intptr_t begin, intptr_t end, char* out) {
+  const size_t size = dtype_size(view.dtype);
+  if (end <= begin) return;  // an empty input may have no data pointer at all
+  if (view.length == 1) {
+    for (intptr_t i = begin; i < end; ++i) std::memcpy(out + (i - begin) * size, view.data, size);
+    return;
+  }
+  if (!view.is_block()) {
+    std::memcpy(out, view.data + begin * static_cast<intptr_t>(size),
+                static_cast<size_t>(end - begin) * size);
+    return;
+  }
+  // Column by column: each piece is contiguous.
+  for (intptr_t i = begin; i < end;) {
+    const intptr_t in_column = std::min(view.rows - i % view.rows, end - i);
+    std::memcpy(out + (i - begin) * size, view_element(view, i, size),
+                static_cast<size_t>(in_column) * size);
+    i += in_column;
   }
 }
 

@@ -29,14 +29,32 @@ const char* reduction_name(Reduction r);
 
 // Memory an input node reads: `length` elements of `dtype` at `data`. `buffer` and
 // `offset` (in bytes from the buffer's start) identify what the view shares with
-// other views, for the blockability rule.
+// other views, for the blockability rule. With `rows` > 0 the elements are a block
+// of a column-major matrix (x[i:j, k:l]): columns of `rows` elements, each
+// `column_step` elements after the previous one; otherwise they are contiguous.
 struct View {
   const char* data = nullptr;
   gufunc_dtype dtype = GUFUNC_DOUBLE;
   intptr_t length = 0;
   const void* buffer = nullptr;
   intptr_t offset = 0;
+  intptr_t rows = 0;
+  intptr_t column_step = 0;
+
+  bool is_block() const { return rows > 0; }
+  // Bytes from `data` to the end of the last element.
+  intptr_t span_bytes() const;
 };
+
+// Where element i of `view` is.
+inline const char* view_element(const View& view, intptr_t i, size_t size) {
+  if (!view.is_block()) return view.data + i * static_cast<intptr_t>(size);
+  return view.data +
+         (i % view.rows + i / view.rows * view.column_step) * static_cast<intptr_t>(size);
+}
+
+// Copies elements [begin, end) of `view` (a single element: repeated) to `out`.
+void read_view(const View& view, intptr_t begin, intptr_t end, char* out);
 
 struct Node {
   NodeKind kind;

@@ -52,11 +52,11 @@ void ReduceKernel::fold_block(const char* registers, intptr_t pos, intptr_t n,
   char* regs = const_cast<char*>(registers);
   intptr_t step, step2;
   if (product_ != nullptr) {
-    const char* x = runner_.pointer(product_->args[0], pos, regs, &step);
-    const char* y = runner_.pointer(product_->args[1], pos, regs, &step2);
+    const char* x = runner_.pointer(product_->args[0], pos, n, regs, &step);
+    const char* y = runner_.pointer(product_->args[1], pos, n, regs, &step2);
     fold_.reducer.fold_products(x, step, y, step2, n, pos, s);
   } else {
-    const char* data = runner_.pointer(reduce_.args[0], pos, regs, &step);
+    const char* data = runner_.pointer(reduce_.args[0], pos, n, regs, &step);
     fold_.reducer.fold(data, n, step, pos, s);
   }
 }
@@ -67,8 +67,8 @@ void ReduceKernel::store_values(const char* registers, size_t k, size_t slot) {
   char* to = slots_[slot].values.data();
   intptr_t step, step2;
   if (product_ != nullptr) {  // rounded to double, as the fused fold rounds them
-    const char* x = runner_.pointer(product_->args[0], pos, regs, &step);
-    const char* y = runner_.pointer(product_->args[1], pos, regs, &step2);
+    const char* x = runner_.pointer(product_->args[0], pos, n, regs, &step);
+    const char* y = runner_.pointer(product_->args[1], pos, n, regs, &step2);
     double* out = reinterpret_cast<double*>(to);
     for (intptr_t i = 0; i < n; ++i) {
       double a, b;
@@ -78,7 +78,7 @@ void ReduceKernel::store_values(const char* registers, size_t k, size_t slot) {
     }
     return;
   }
-  const char* from = runner_.pointer(reduce_.args[0], pos, regs, &step);
+  const char* from = runner_.pointer(reduce_.args[0], pos, n, regs, &step);
   const size_t bytes = value_bytes_;
   if (step == static_cast<intptr_t>(bytes)) {
     std::memcpy(to, from, static_cast<size_t>(n) * bytes);

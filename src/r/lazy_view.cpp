@@ -1,7 +1,9 @@
 // Views: a subset of a lazy vector whose values are at hand (lazy(x), a
-// materialized value, or another view) that picks one run of consecutive elements
-// (x[a:b], x[-1], x[-n], x[-(1:k)], m[, j:k], a[, , i]) is a lazy input over the
-// same memory, not a copy; expressions on it fuse with everything else.
+// materialized value, or a contiguous view) that picks one run of consecutive
+// elements (x[a:b], x[-1], x[-n], x[-(1:k)], m[, j:k], a[, , i]) or runs of equal
+// length at a regular distance (m[i:j, k:l], x[seq(a, b, by)], m[i, ]) is a lazy
+// input over the same memory (a block view, engine/graph.hpp), not a copy;
+// expressions on it fuse with everything else.
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -18,9 +20,12 @@ namespace r {
 
 namespace {
 
-// A run of positions [first, first + length), 0-based.
-struct Run {
-  R_xlen_t first = 0, length = 0;
+// What a subscript picks: `columns` runs of `rows` consecutive elements, the first
+// at 0-based position `first`, each `step` elements after the previous one (one
+// run: columns 1).
+struct Pick {
+  R_xlen_t first = 0, rows = 0, columns = 1, step = 0;
+  R_xlen_t length() const { return rows * columns; }
 };
 
 // Calls f(value) for each element of the integer or double vector `index` while f
@@ -50,49 +55,78 @@ bool each_position(SEXP index, F f) {
   return true;
 }
 
-// The run `index` picks from a vector of `length` elements, if it picks one run
-// of at least one element the way R's subscript rules would: positive whole
-// numbers in order without gaps, or negative ones removing a run at either end.
-// Anything else (NA, 0, beyond the end, mixed signs, fractions, logical or
-// character subscripts) is left to R.
-bool run_of(SEXP index, R_xlen_t length, Run* run) {
-  if (TYPEOF(index) != INTSXP && TYPEOF(index) != REALSXP) return false;
-  if (XLENGTH(index) == 0) return false;
+// Positive positions (1-based) in runs of equal length at a regular distance:
+// x[a:b], x[seq(a, b, by)], and what m[i:j, k:l] picks from a column-major matrix.
+bool regular_positions(SEXP index, R_xlen_t length, Pick* pick) {
   const double limit = static_cast<double>(length);
-  double first = 0, previous = 0;
-  bool negative = false;
-  R_xlen_t count = 0;
-  const bool ok = each_position(index, [&](double p) {
-    if (!(std::fabs(p) >= 1 && std::fabs(p) <= limit) || p != std::trunc(p)) return false;
-    if (count == 0) {
-      first = p;
-      negative = p < 0;
-    } else if ((p < 0) != negative || p != previous + (negative ? -1 : 1)) {
+  R_xlen_t count = 0, in_column = 0, column_start = 0, previous = 0;
+  const bool ok = each_position(index, [&](double d) {
+    if (!(d >= 1 && d <= limit) || d != std::trunc(d)) return false;
+    const R_xlen_t p = static_cast<R_xlen_t>(d) - 1;
+    if (count++ == 0) {
+      pick->first = column_start = p;
+      in_column = 1;
+    } else if (p == previous + 1 && (pick->rows == 0 || in_column < pick->rows)) {
+      ++in_column;
+    } else if (pick->rows == 0) {  // the second run starts: its distance is the step
+      pick->rows = in_column;
+      if (p < column_start + pick->rows) return false;
+      pick->step = p - column_start;
+      pick->columns = 2;
+      column_start = p;
+      in_column = 1;
+    } else if (in_column == pick->rows && p == column_start + pick->step) {
+      ++pick->columns;
+      column_start = p;
+      in_column = 1;
+    } else {
       return false;
     }
     previous = p;
-    ++count;
     return true;
   });
   if (!ok) return false;
-  if (!negative) {
-    run->first = static_cast<R_xlen_t>(first) - 1;
-    run->length = count;
+  if (pick->rows == 0) pick->rows = in_column;  // one run
+  return in_column == pick->rows;
+}
+
+// Negative positions removing one run at either end of the vector: what remains.
+bool remaining_run(SEXP index, R_xlen_t length, Pick* pick) {
+  const double limit = static_cast<double>(length);
+  double first = 0, previous = 0;
+  R_xlen_t count = 0;
+  const bool ok = each_position(index, [&](double p) {
+    if (!(p <= -1 && p >= -limit) || p != std::trunc(p)) return false;
+    if (count++ > 0 && p != previous - 1) return false;
+    if (count == 1) first = p;
+    previous = p;
     return true;
-  }
-  // -a, -(a+1), ..., -b removes [a, b]: a run remains when it touches an end.
+  });
+  if (!ok) return false;
+  // -a, -(a+1), ..., -b removes [a, b].
   const R_xlen_t a = static_cast<R_xlen_t>(-first), b = static_cast<R_xlen_t>(-previous);
   if (a == 1 && b < length) {
-    run->first = b;
-    run->length = length - b;
+    pick->first = b;
+    pick->rows = length - b;
     return true;
   }
   if (b == length && a > 1) {
-    run->first = 0;
-    run->length = a - 1;
+    pick->first = 0;
+    pick->rows = a - 1;
     return true;
   }
   return false;
+}
+
+// What `index` picks from a vector of `length` elements, if it picks regular runs
+// of at least one element the way R's subscript rules would. Anything else (NA, 0,
+// beyond the end, mixed signs, fractions, logical or character subscripts, an order
+// other than increasing) is left to R.
+bool pick_of(SEXP index, R_xlen_t length, Pick* pick) {
+  if (TYPEOF(index) != INTSXP && TYPEOF(index) != REALSXP) return false;
+  if (XLENGTH(index) == 0) return false;
+  const double first = TYPEOF(index) == INTSXP ? INTEGER_ELT(index, 0) : REAL_ELT(index, 0);
+  return first < 0 ? remaining_run(index, length, pick) : regular_positions(index, length, pick);
 }
 
 // Whether x is a lazy vector (not R's wrapper around one) whose values are at hand:
@@ -117,15 +151,21 @@ SEXP lazy_view_entry(SEXP x, SEXP index, SEXP min_length, SEXP attributes) {
   return guarded([&]() -> SEXP {
     if (!viewable(x)) return R_NilValue;
     SEXP lazy = x;
-    Run run;
-    if (!run_of(index, state_of(lazy).length, &run)) return R_NilValue;
-    if (static_cast<double>(run.length) < Rf_asReal(min_length)) return R_NilValue;
+    Pick pick;
+    if (!pick_of(index, state_of(lazy).length, &pick)) return R_NilValue;
+    if (static_cast<double>(pick.length()) < Rf_asReal(min_length)) return R_NilValue;
     const NodeUse use = lazy_node_use(lazy);
-    if (use.node->kind != engine::NodeKind::Input) return R_NilValue;
     engine::View view = use.node->view;
-    view.data += static_cast<size_t>(run.first) * dtype_size(view.dtype);
-    view.offset += run.first;
-    view.length = run.length;
+    // A view of a block view would need a second level of steps.
+    if (use.node->kind != engine::NodeKind::Input || view.is_block()) return R_NilValue;
+    const intptr_t skipped = static_cast<intptr_t>(pick.first * dtype_size(view.dtype));
+    view.data += skipped;
+    view.offset += skipped;  // bytes, as blockability.hpp counts them
+    view.length = pick.length();
+    if (pick.columns > 1) {
+      view.rows = pick.rows;
+      view.column_step = pick.step;
+    }
     PROTECT(use.leaves);
     SEXP out = new_lazy_vector(engine::make_input(view), use.leaves, attributes);
     UNPROTECT(1);

@@ -42,7 +42,7 @@ test_that("views compose and fuse with other operations", {
   # Elements of a view, read one by one.
   z <- x[-(1:5)]
   expect_identical(z[[3]], v[8])
-  expect_identical(z[c(1, 3)], v[c(6, 8)])
+  expect_identical(materialize(z[c(1, 3)]), v[c(6, 8)]) # a block view (step 2)
   expect_identical(length(z), length(v) - 5L)
 })
 
@@ -83,12 +83,55 @@ test_that("column runs of matrices and slabs of arrays are views with base R's a
   # Fused with arithmetic and reductions, as the lattice Boltzmann step reads them.
   expect_identical(materialize(la[, , 1] + la[, , 2] * 2), a[, , 1] + a[, , 2] * 2)
   expect_identical(sum(la[, , 3]), sum(a[, , 3]))
-  # Not one run: base R's subsetting, values and errors.
-  for (case in list(quote(m[2:3, ]), quote(m[, c(1, 3)]), quote(a[1, , ]), quote(m[2:99, 2:3]))) {
+  # Not regular runs: base R's subsetting, values and errors.
+  for (case in list(quote(m[, c(1, 3, 4)]), quote(m[c(2, 1), ]), quote(a[2:3, , 2:3]),
+                    quote(m[c(TRUE, FALSE), 2]), quote(m[-(2:3), 1]))) {
     got <- eval(case, list(m = lm, a = la))
     expect_identical(materialize(got), eval(case))
   }
   expect_error(lm[, 51], "subscript out of bounds")
+})
+
+test_that("blocks of matrices and regular steps are block views, read and fused as base R's", {
+  withr::local_options(gufunc.lazy_min_length = 1)
+  g <- matrix(v, 50, dimnames = list(paste0("r", 1:50), NULL))
+  gi <- matrix(vi, 50)
+  a <- array(v, c(10, 20, 25))
+  lg <- lazy(g)
+  lgi <- lazy(gi)
+  la <- lazy(a)
+  blocks <- list(
+    list(lg[2:49, 2:99], g[2:49, 2:99]), list(lg[1:48, 3:100], g[1:48, 3:100]),
+    list(lg[2:3, ], g[2:3, ]), list(lg[7, ], g[7, ]), list(lg[7, , drop = FALSE], g[7, , drop = FALSE]),
+    list(lg[-1, ], g[-1, ]), list(lg[-50, 2:5], g[-50, 2:5]), list(lgi[2:49, 2:99], gi[2:49, 2:99]),
+    list(la[2:9, 3:18, 4], a[2:9, 3:18, 4]), list(la[1, , 2], a[1, , 2]),
+    list(lazy(v)[seq(1, n, by = 3)], v[seq(1, n, by = 3)]), list(lazy(vi)[seq(2, n, 2)], vi[seq(2, n, 2)])
+  )
+  for (case in blocks) {
+    expect_true(is_lazy(case[[1]]))
+    expect_identical(materialize(case[[1]]), case[[2]])
+  }
+  # A Jacobi step over block views: one fused pass, base R's bits, on odd block
+  # sizes and both thread counts.
+  jacobi <- function(g) {
+    0.2 * (g[2:49, 2:99] + g[1:48, 2:99] + g[3:50, 2:99] + g[2:49, 1:98] + g[2:49, 3:100])
+  }
+  for (threads in 1:2) {
+    for (block in c(7, 64, 1000)) {
+      withr::local_options(gufunc.threads = threads, gufunc.block_size = block)
+      expect_identical(materialize(jacobi(lg)), jacobi(g))
+      expect_identical(sum(abs(jacobi(lg) - lg[2:49, 2:99])), sum(abs(jacobi(g) - g[2:49, 2:99])))
+      expect_identical(sum(lg[2:49, 2:99] * lg[1:48, 3:100]), sum(g[2:49, 2:99] * g[1:48, 3:100]))
+      expect_identical(materialize(lgi[2:49, 2:99] + lgi[1:48, 1:98]), gi[2:49, 2:99] + gi[1:48, 1:98])
+    }
+  }
+  # Elements of a block view read one by one, and a gufunc reading one.
+  b <- lg[2:49, 2:99]
+  expect_identical(b[[60]], g[2:49, 2:99][[60]])
+  expect_identical(b[5:7, 3], g[2:49, 2:99][5:7, 3])
+  expect_identical(materialize(matmul(lg[2:4, 2:4], lg[2:4, 2:4])), g[2:4, 2:4] %*% g[2:4, 2:4])
+  # A block of a block: base R's subsetting of the values.
+  expect_identical(materialize(b[2:5, 2:5]), g[2:49, 2:99][2:5, 2:5])
 })
 
 test_that("views below gufunc.lazy_min_length are plain values", {
