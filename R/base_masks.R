@@ -7,8 +7,9 @@
 # user's call, as with base R's.
 
 # The plain values of a value of class "gufunc_lazy" (a lazy value, or plain data
-# that a base R function gave the class); any other value as it is.
-plain <- function(x) if (inherits(x, "gufunc_lazy")) materialize(x) else x
+# that a base R function gave the class), counted as a fallback of `what`; any
+# other value as it is.
+plain <- function(x, what) if (inherits(x, "gufunc_lazy")) fallback_values(x, what) else x
 
 # Evaluates `expr`; its warnings and errors name `call` (the user's call of a
 # mask), as base R's function called directly would.
@@ -35,7 +36,7 @@ any_lazy_class <- function(args) {
 
 # pmax() or pmin() (`fun`) of the plain values of `args`.
 extreme_of_values <- function(fun, args, na.rm, call) {
-  args <- c(lapply(args, plain), list(na.rm = na.rm))
+  args <- c(lapply(args, plain, what = deparse(call[[1L]])), list(na.rm = na.rm))
   with_user_call(call, do.call(fun, args, quote = TRUE))
 }
 
@@ -77,7 +78,10 @@ NULL
 #' @export
 ifelse <- function(test, yes, no) {
   # yes and no stay promises: base R evaluates only what the test needs.
-  with_user_call(sys.call(), base::ifelse(plain(test), plain(yes), plain(no)))
+  with_user_call(
+    sys.call(),
+    base::ifelse(plain(test, "ifelse"), plain(yes, "ifelse"), plain(no, "ifelse"))
+  )
 }
 
 #' @rdname base_masks
@@ -96,40 +100,54 @@ pmin <- function(..., na.rm = FALSE) {
 
 #' @rdname base_masks
 #' @export
-atan2 <- function(y, x) with_user_call(sys.call(), base::atan2(plain(y), plain(x)))
+atan2 <- function(y, x) {
+  with_user_call(sys.call(), base::atan2(plain(y, "atan2"), plain(x, "atan2")))
+}
 
 #' @rdname base_masks
 #' @export
-choose <- function(n, k) with_user_call(sys.call(), base::choose(plain(n), plain(k)))
+choose <- function(n, k) {
+  with_user_call(sys.call(), base::choose(plain(n, "choose"), plain(k, "choose")))
+}
 
 #' @rdname base_masks
 #' @export
-lchoose <- function(n, k) with_user_call(sys.call(), base::lchoose(plain(n), plain(k)))
+lchoose <- function(n, k) {
+  with_user_call(sys.call(), base::lchoose(plain(n, "lchoose"), plain(k, "lchoose")))
+}
 
 #' @rdname base_masks
 #' @export
-beta <- function(a, b) with_user_call(sys.call(), base::beta(plain(a), plain(b)))
+beta <- function(a, b) {
+  with_user_call(sys.call(), base::beta(plain(a, "beta"), plain(b, "beta")))
+}
 
 #' @rdname base_masks
 #' @export
-lbeta <- function(a, b) with_user_call(sys.call(), base::lbeta(plain(a), plain(b)))
+lbeta <- function(a, b) {
+  with_user_call(sys.call(), base::lbeta(plain(a, "lbeta"), plain(b, "lbeta")))
+}
 
 #' @rdname base_masks
 #' @export
 besselI <- function(x, nu, expon.scaled = FALSE) {
-  with_user_call(sys.call(), base::besselI(plain(x), plain(nu), plain(expon.scaled)))
+  with_user_call(sys.call(), base::besselI(plain(x, "besselI"), plain(nu, "besselI"), expon.scaled))
 }
 
 #' @rdname base_masks
 #' @export
 besselK <- function(x, nu, expon.scaled = FALSE) {
-  with_user_call(sys.call(), base::besselK(plain(x), plain(nu), plain(expon.scaled)))
+  with_user_call(sys.call(), base::besselK(plain(x, "besselK"), plain(nu, "besselK"), expon.scaled))
 }
 
 #' @rdname base_masks
 #' @export
-besselJ <- function(x, nu) with_user_call(sys.call(), base::besselJ(plain(x), plain(nu)))
+besselJ <- function(x, nu) {
+  with_user_call(sys.call(), base::besselJ(plain(x, "besselJ"), plain(nu, "besselJ")))
+}
 
 #' @rdname base_masks
 #' @export
-besselY <- function(x, nu) with_user_call(sys.call(), base::besselY(plain(x), plain(nu)))
+besselY <- function(x, nu) {
+  with_user_call(sys.call(), base::besselY(plain(x, "besselY"), plain(nu, "besselY")))
+}

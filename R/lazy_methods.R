@@ -212,6 +212,7 @@ lazy_reduce <- function(x, op, na.rm) {
 # base R's `name` on the materialized arguments: its result, warnings and errors.
 # The arguments are bound to symbols, so a message never deparses the values.
 base_fallback <- function(name, args) {
+  note_fallback(name)
   env <- new.env(parent = baseenv())
   symbols <- paste0("e", seq_along(args))
   for (i in seq_along(args)) assign(symbols[i], materialize(args[[i]]), envir = env)

@@ -6,37 +6,47 @@
 #   read is a method call: on the plain values it runs at base R's speed.
 
 #' @export
-`[<-.gufunc_lazy` <- function(x, ..., value) `[<-`(materialize(x), ..., value = value)
+`[<-.gufunc_lazy` <- function(x, ..., value) {
+  # An ordinary copy, changed in place: one copy, as base R's x[i] <- v makes of a
+  # shared x, and base R's fast paths on the result.
+  y <- .Call(C_plain_copy, fallback_values(x, "[<-"))
+  y[...] <- value
+  y
+}
 
 #' @export
-`[[<-.gufunc_lazy` <- function(x, ..., value) `[[<-`(materialize(x), ..., value = value)
+`[[<-.gufunc_lazy` <- function(x, ..., value) {
+  y <- .Call(C_plain_copy, fallback_values(x, "[[<-"))
+  y[[...]] <- value
+  y
+}
 
 #' @export
-t.gufunc_lazy <- function(x) t(materialize(x))
+t.gufunc_lazy <- function(x) t(fallback_values(x, "t"))
 
 #' @export
-diff.gufunc_lazy <- function(x, ...) diff(materialize(x), ...)
+diff.gufunc_lazy <- function(x, ...) diff(fallback_values(x, "diff"), ...)
 
 #' @export
 Complex.gufunc_lazy <- function(z) base_fallback(.Generic, list(z))
 
 #' @export
-aperm.gufunc_lazy <- function(a, perm = NULL, ...) aperm(materialize(a), perm, ...)
+aperm.gufunc_lazy <- function(a, perm = NULL, ...) aperm(fallback_values(a, "aperm"), perm, ...)
 
 #' @export
-rep.gufunc_lazy <- function(x, ...) rep(materialize(x), ...)
+rep.gufunc_lazy <- function(x, ...) rep(fallback_values(x, "rep"), ...)
 
 #' @export
-anyNA.gufunc_lazy <- function(x, recursive = FALSE) anyNA(materialize(x), recursive)
+anyNA.gufunc_lazy <- function(x, recursive = FALSE) anyNA(fallback_values(x, "anyNA"), recursive)
 
 #' @export
-is.na.gufunc_lazy <- function(x) is.na(materialize(x))
+is.na.gufunc_lazy <- function(x) is.na(fallback_values(x, "is.na"))
 
 #' @export
-is.nan.gufunc_lazy <- function(x) is.nan(materialize(x))
+is.nan.gufunc_lazy <- function(x) is.nan(fallback_values(x, "is.nan"))
 
 #' @export
-is.finite.gufunc_lazy <- function(x) is.finite(materialize(x))
+is.finite.gufunc_lazy <- function(x) is.finite(fallback_values(x, "is.finite"))
 
 #' @export
-is.infinite.gufunc_lazy <- function(x) is.infinite(materialize(x))
+is.infinite.gufunc_lazy <- function(x) is.infinite(fallback_values(x, "is.infinite"))

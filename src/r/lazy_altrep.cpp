@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "r/call_registry.hpp"
 #include "r/lazy_state.hpp"
 #include "r/r_arrays.hpp"
 #include "r/warning_texts.hpp"
@@ -99,10 +100,15 @@ void own_values(SEXP x) {
   UNPROTECT(2);
 }
 
+// Deferred values computed because base R's code asked for their data pointer
+// (lazy_fallbacks() in R).
+double data_pointer_evaluations = 0;
+
 void* lazy_dataptr(SEXP x, Rboolean writeable) {
   unsigned warnings = 0;
   SEXP values = guarded([&]() -> SEXP {
     if (writeable && state_of(x).copy_on_write) own_values(x);
+    if (values_of(x) == R_NilValue && !state_of(x).failed) ++data_pointer_evaluations;
     return materialize_lazy(x, &warnings);
   });
   raise_warnings(warnings);  // values stay protected: x holds them
@@ -258,6 +264,13 @@ void set_common_methods(R_altrep_class_t cls) {
   R_set_altvec_Extract_subset_method(cls, lazy_extract_subset);
 }
 
+// .Call(C_lazy_data_pointer_evaluations, reset): the count, then zero if reset.
+SEXP data_pointer_evaluations_entry(SEXP reset) {
+  const double count = data_pointer_evaluations;
+  if (Rf_asLogical(reset) == TRUE) data_pointer_evaluations = 0;
+  return Rf_ScalarReal(count);
+}
+
 }  // namespace
 
 void register_lazy_altrep(DllInfo* dll) {
@@ -308,3 +321,5 @@ SEXP lazy_inside(SEXP x) {
 
 }  // namespace r
 }  // namespace gufunc
+
+GUFUNC_CALL_ENTRY(lazy_data_pointer_evaluations, gufunc::r::data_pointer_evaluations_entry, 1);

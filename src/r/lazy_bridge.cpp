@@ -108,6 +108,32 @@ SEXP lazy_materialize_entry(SEXP x) {
   });
 }
 
+// .Call(C_plain_copy, x): a new ordinary (not ALTREP) vector with the values and
+// attributes of the plain vector x, which R may then change in place: base R's
+// subassignment on R's wrapper around shared values would copy them again, and
+// base R reads ALTREP vectors an element at a time in places.
+SEXP plain_copy_entry(SEXP x) {
+  return guarded([&]() -> SEXP {
+    const R_xlen_t n = XLENGTH(x);
+    SEXP out = PROTECT(alloc_vector(TYPEOF(x), n));
+    if (n > 0) {
+      const void* from = nullptr;
+      r_call([&] {
+        from = DATAPTR_RO(x);  // another package's ALTREP vector may allocate
+        return R_NilValue;
+      });
+      const size_t width = TYPEOF(x) == REALSXP ? sizeof(double) : sizeof(int);
+      std::memcpy(DATAPTR(out), from, static_cast<size_t>(n) * width);
+    }
+    r_call([&] {
+      DUPLICATE_ATTRIB(out, x);
+      return R_NilValue;
+    });
+    UNPROTECT(1);
+    return out;
+  });
+}
+
 // A new lazy vector of the same values as lazy vector x with `attributes` (a named
 // list) and class "gufunc_lazy": what `dim<-` and friends give, still deferred.
 SEXP lazy_with_attributes_entry(SEXP x, SEXP attributes) {
@@ -173,6 +199,7 @@ SEXP lazy_gufunc_depth_entry(SEXP x) {
 GUFUNC_CALL_ENTRY(lazy_gufunc_depth, gufunc::r::lazy_gufunc_depth_entry, 1);
 GUFUNC_CALL_ENTRY(lazy_wrap, gufunc::r::lazy_wrap_entry, 1);
 GUFUNC_CALL_ENTRY(lazy_materialize, gufunc::r::lazy_materialize_entry, 1);
+GUFUNC_CALL_ENTRY(plain_copy, gufunc::r::plain_copy_entry, 1);
 GUFUNC_CALL_ENTRY(lazy_with_attributes, gufunc::r::lazy_with_attributes_entry, 2);
 GUFUNC_CALL_ENTRY(lazy_region, gufunc::r::lazy_region_entry, 3);
 GUFUNC_CALL_ENTRY(lazy_is_vector, gufunc::r::lazy_is_vector_entry, 1);

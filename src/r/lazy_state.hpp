@@ -9,6 +9,7 @@
 #include <R_ext/Altrep.h>
 #include <Rinternals.h>
 
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -43,14 +44,16 @@ struct LazyState {
   // piece by piece reads all of it, so after a few the value is computed whole.
   size_t partial_reads = 0;
   // GUFUNC_WARN_* bits already raised for this value: base R warns once, when it
-  // computes a value, however its elements are read afterwards.
-  unsigned warned = 0;
+  // computes a value, however its elements are read afterwards. Shared by the
+  // views of a deferred value (lazy_view.cpp) and by its duplicates: computing
+  // elements through any of them counts for all.
+  std::shared_ptr<unsigned> warned = std::make_shared<unsigned>(0);
 };
 
 // The bits of `bits` not yet raised for s, now counted as raised.
 inline unsigned unraised_warnings(LazyState& s, unsigned bits) {
-  bits &= ~s.warned;
-  s.warned |= bits;
+  bits &= ~*s.warned;
+  *s.warned |= bits;
   return bits;
 }
 

@@ -1,11 +1,13 @@
-// Views: a subset of a lazy vector whose values are at hand (lazy(x), a
-// materialized value, or a contiguous view) that picks one run of consecutive
-// elements (x[a:b], x[-1], x[-n], x[-(1:k)], m[, j:k], a[, , i]) or runs of equal
-// length at a regular distance (m[i:j, k:l], x[seq(a, b, by)], m[i, ]) is a lazy
-// input over the same memory (a block view, engine/graph.hpp), not a copy;
-// expressions on it fuse with everything else.
+// Views: a subset of a lazy vector that picks one run of consecutive elements
+// (x[a:b], x[-1], x[-n], x[-(1:k)], m[, j:k], a[, , i]) or runs of equal length at
+// a regular distance (m[i:j, k:l], x[seq(a, b, by)], m[i, ]) is, for values at hand
+// (lazy(x), a materialized value, a contiguous view), a lazy input over the same
+// memory (a block view: engine/graph.hpp), not a copy; for a deferred element-wise
+// expression, the same expression over the picked elements of its operands.
+// Either way expressions on it fuse with everything else.
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 #include <vector>
 
 #include "dispatch/apply.hpp"
@@ -129,12 +131,57 @@ bool pick_of(SEXP index, R_xlen_t length, Pick* pick) {
   return first < 0 ? remaining_run(index, length, pick) : regular_positions(index, length, pick);
 }
 
-// Whether x is a lazy vector (not R's wrapper around one) whose values are at hand:
-// its own, or memory it views.
+// `view` narrowed to what `pick` picks of it, or false for a block view (a view of
+// a block would need a second level of steps).
+bool narrowed(engine::View* view, const Pick& pick) {
+  if (view->is_block()) return false;
+  const intptr_t skipped = static_cast<intptr_t>(pick.first * dtype_size(view->dtype));
+  view->data += skipped;
+  view->offset += skipped;  // bytes, as blockability.hpp counts them
+  view->length = pick.length();
+  if (pick.columns > 1) {
+    view->rows = pick.rows;
+    view->column_step = pick.step;
+  }
+  return true;
+}
+
+// The elements `pick` picks of `node`'s values, as a graph: an input view narrowed,
+// an element-wise map over the picked elements of its arguments (a length-1
+// argument is broadcast as before), so x[-1] of a deferred x * 2 is (view) * 2 and
+// fuses. nullptr where that does not hold (reductions over the whole, gufuncs,
+// graphs deeper than kMaxDepth).
+const int kMaxDepth = 10000;
+engine::NodePtr picked_graph(const engine::NodePtr& node, const Pick& pick,
+                             std::unordered_map<const engine::Node*, engine::NodePtr>* done,
+                             int depth) {
+  if (node->length == 1) return node;  // broadcast: the same for every element
+  const auto seen = done->find(node.get());
+  if (seen != done->end()) return seen->second;
+  engine::NodePtr out;
+  if (node->kind == engine::NodeKind::Input) {
+    engine::View view = node->view;
+    if (narrowed(&view, pick)) out = engine::make_input(view);
+  } else if (node->kind == engine::NodeKind::Map && depth < kMaxDepth) {
+    std::vector<engine::NodePtr> args;
+    for (const engine::NodePtr& child : node->children) {
+      args.push_back(picked_graph(child, pick, done, depth + 1));
+      if (!args.back()) return nullptr;
+    }
+    out = engine::make_map(node->function, std::move(args));
+  }
+  if (!out) return nullptr;
+  (*done)[node.get()] = out;
+  return out;
+}
+
+// Whether x is a lazy vector (not R's wrapper around one) whose elements a view can
+// pick: values at hand, memory it views, or a deferred element-wise map.
 bool viewable(SEXP x) {
   if (lazy_inside(x) != x) return false;
   const LazyState& s = state_of(x);
-  return !s.failed && (values_of(x) != R_NilValue || s.kind == engine::NodeKind::Input);
+  return !s.failed && (values_of(x) != R_NilValue || s.kind == engine::NodeKind::Input ||
+                       s.kind == engine::NodeKind::Map);
 }
 
 SEXP lazy_viewable_entry(SEXP x) {
@@ -155,19 +202,12 @@ SEXP lazy_view_entry(SEXP x, SEXP index, SEXP min_length, SEXP attributes) {
     if (!pick_of(index, state_of(lazy).length, &pick)) return R_NilValue;
     if (static_cast<double>(pick.length()) < Rf_asReal(min_length)) return R_NilValue;
     const NodeUse use = lazy_node_use(lazy);
-    engine::View view = use.node->view;
-    // A view of a block view would need a second level of steps.
-    if (use.node->kind != engine::NodeKind::Input || view.is_block()) return R_NilValue;
-    const intptr_t skipped = static_cast<intptr_t>(pick.first * dtype_size(view.dtype));
-    view.data += skipped;
-    view.offset += skipped;  // bytes, as blockability.hpp counts them
-    view.length = pick.length();
-    if (pick.columns > 1) {
-      view.rows = pick.rows;
-      view.column_step = pick.step;
-    }
+    std::unordered_map<const engine::Node*, engine::NodePtr> done;
+    engine::NodePtr picked = picked_graph(use.node, pick, &done, 0);
+    if (!picked) return R_NilValue;
     PROTECT(use.leaves);
-    SEXP out = new_lazy_vector(engine::make_input(view), use.leaves, attributes);
+    SEXP out = new_lazy_vector(std::move(picked), use.leaves, attributes);
+    state_of(out).warned = state_of(lazy).warned;  // the value's warnings, raised once
     UNPROTECT(1);
     return out;
   });

@@ -31,7 +31,7 @@ test_that("a region without the failing element is computed; graphs over it fail
   x <- c(runif(3000), -2)
   with_options(list(gufunc.lazy_min_length = 0), {
     z <- failing_lazy(x)
-    expect_identical(z[1:3], x[1:3])
+    expect_identical(materialize(z[1:3]), x[1:3]) # a view of the three elements
     w <- z * 2
     expect_error(materialize(w), "negative input -2")
     expect_identical(materialize(lazy(x) * 2), x * 2)

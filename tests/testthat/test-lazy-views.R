@@ -70,7 +70,8 @@ test_that("column runs of matrices and slabs of arrays are views with base R's a
   lm <- lazy(m)
   la <- lazy(a)
   views <- list(
-    list(lm[, 2:3], m[, 2:3]), list(lm[, 7], m[, 7]), list(lm[, 7, drop = FALSE], m[, 7, drop = FALSE]),
+    list(lm[, 2:3], m[, 2:3]), list(lm[, 7], m[, 7]),
+    list(lm[, 7, drop = FALSE], m[, 7, drop = FALSE]),
     list(lm[, -1], m[, -1]), list(lm[, -50], m[, -50]), list(la[, , 3], a[, , 3]),
     list(la[, , 2:4], a[, , 2:4]), list(la[, , 25, drop = FALSE], a[, , 25, drop = FALSE]),
     list(la[, 5, 3], a[, 5, 3]), list(la[, 5:9, 3], a[, 5:9, 3]), list(lm[2:5], m[2:5]),
@@ -102,10 +103,12 @@ test_that("blocks of matrices and regular steps are block views, read and fused 
   la <- lazy(a)
   blocks <- list(
     list(lg[2:49, 2:99], g[2:49, 2:99]), list(lg[1:48, 3:100], g[1:48, 3:100]),
-    list(lg[2:3, ], g[2:3, ]), list(lg[7, ], g[7, ]), list(lg[7, , drop = FALSE], g[7, , drop = FALSE]),
+    list(lg[2:3, ], g[2:3, ]), list(lg[7, ], g[7, ]),
+    list(lg[7, , drop = FALSE], g[7, , drop = FALSE]),
     list(lg[-1, ], g[-1, ]), list(lg[-50, 2:5], g[-50, 2:5]), list(lgi[2:49, 2:99], gi[2:49, 2:99]),
     list(la[2:9, 3:18, 4], a[2:9, 3:18, 4]), list(la[1, , 2], a[1, , 2]),
-    list(lazy(v)[seq(1, n, by = 3)], v[seq(1, n, by = 3)]), list(lazy(vi)[seq(2, n, 2)], vi[seq(2, n, 2)])
+    list(lazy(v)[seq(1, n, by = 3)], v[seq(1, n, by = 3)]),
+    list(lazy(vi)[seq(2, n, 2)], vi[seq(2, n, 2)])
   )
   for (case in blocks) {
     expect_true(is_lazy(case[[1]]))
@@ -122,7 +125,8 @@ test_that("blocks of matrices and regular steps are block views, read and fused 
       expect_identical(materialize(jacobi(lg)), jacobi(g))
       expect_identical(sum(abs(jacobi(lg) - lg[2:49, 2:99])), sum(abs(jacobi(g) - g[2:49, 2:99])))
       expect_identical(sum(lg[2:49, 2:99] * lg[1:48, 3:100]), sum(g[2:49, 2:99] * g[1:48, 3:100]))
-      expect_identical(materialize(lgi[2:49, 2:99] + lgi[1:48, 1:98]), gi[2:49, 2:99] + gi[1:48, 1:98])
+      expect_identical(materialize(lgi[2:49, 2:99] + lgi[1:48, 1:98]),
+                       gi[2:49, 2:99] + gi[1:48, 1:98])
     }
   }
   # Elements of a block view read one by one, and a gufunc reading one.
@@ -132,6 +136,32 @@ test_that("blocks of matrices and regular steps are block views, read and fused 
   expect_identical(materialize(matmul(lg[2:4, 2:4], lg[2:4, 2:4])), g[2:4, 2:4] %*% g[2:4, 2:4])
   # A block of a block: base R's subsetting of the values.
   expect_identical(materialize(b[2:5, 2:5]), g[2:49, 2:99][2:5, 2:5])
+})
+
+test_that("a view of a deferred element-wise value is the expression over the picked elements", {
+  withr::local_options(gufunc.lazy_min_length = 1)
+  x <- lazy(v)
+  y <- x * 2 + 1
+  z <- y[-1]
+  expect_true(is_lazy(z))
+  expect_false(is_materialized(y))
+  expect_identical(materialize(z), (v * 2 + 1)[-1])
+  expect_false(is_materialized(y)) # computed through the view only
+  expect_identical(materialize(y[-1][2:10]), (v * 2 + 1)[-1][2:10])
+  expect_identical(materialize((x - mean(x))[2:100]), (v - mean(v))[2:100])
+  m <- matrix(v, 100)
+  expect_identical(materialize((lazy(m) * 2)[2:5, 3:7]), (m * 2)[2:5, 3:7])
+  expect_identical(sum((lazy(m) * 2)[2:99, 2:49] - lazy(m)[1:98, 3:50]),
+                   sum((m * 2)[2:99, 2:49] - m[1:98, 3:50]))
+  iv <- lazy(vi) %/% 3L
+  expect_identical(materialize(iv[seq(1, n, 5)]), (vi %/% 3L)[seq(1, n, 5)])
+  # Warnings: raised when the picked elements are computed, once for the value.
+  w <- log(lazy(c(-1, rep(1, 99))))
+  expect_warning(materialize(w[1:50]), "NaNs produced")
+  expect_silent(materialize(w))
+  w2 <- log(lazy(c(-1, rep(1, 99))))
+  expect_silent(materialize(w2[2:100]))
+  expect_warning(materialize(w2), "NaNs produced")
 })
 
 test_that("views below gufunc.lazy_min_length are plain values", {

@@ -1,0 +1,46 @@
+# Counts of the calls that handed lazy values to base R (the fallback), by function:
+# what a program did that the engine does not fuse.
+fallback_log <- new.env(parent = emptyenv())
+
+note_fallback <- function(what) {
+  count <- fallback_log[[what]]
+  fallback_log[[what]] <- if (is.null(count)) 1L else count + 1L
+}
+
+# materialize(x) for base R's function `what`, counted.
+fallback_values <- function(x, what) {
+  note_fallback(what)
+  materialize(x)
+}
+
+#' Which calls handed lazy values to base R
+#'
+#' Counts, since the session started or the last reset, the calls that gave lazy
+#' values to base R instead of the engine (see [lazy()]): functions gufunc hands to
+#' base R on the plain values (`[<-`, `rowSums()` through `data pointer`, `ifelse()`,
+#' `is.na()`, ...), group generics the engine does not know (for example `round`),
+#' and `"data pointer"`: deferred values that base R's own code read, so that they
+#' were computed whole for it. A program that fuses shows few; large counts show
+#' where it leaves the engine.
+#'
+#' @param reset `TRUE` to set the counts to zero after reading them.
+#' @return A named integer vector, largest count first (empty when nothing fell back).
+#' @export
+#' @examples
+#' lazy_fallbacks(reset = TRUE)
+#' x <- lazy(runif(1e5))
+#' y <- rowSums(matrix(x * 2, 100)) # base R reads the deferred product
+#' is.na(x)
+#' lazy_fallbacks()
+lazy_fallbacks <- function(reset = FALSE) {
+  if (!is.logical(reset) || length(reset) != 1L || is.na(reset)) {
+    stop(errorCondition("`reset` must be TRUE or FALSE", class = "gufunc_argument_error",
+                        call = sys.call()))
+  }
+  counts <- unlist(as.list(fallback_log), use.names = TRUE)
+  reads <- .Call(C_lazy_data_pointer_evaluations, reset)
+  counts <- c(counts, "data pointer" = if (reads > 0) as.integer(reads))
+  if (reset) rm(list = ls(fallback_log, all.names = TRUE), envir = fallback_log)
+  if (is.null(counts)) return(structure(integer(0), names = character(0)))
+  sort(counts, decreasing = TRUE)
+}
