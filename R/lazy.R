@@ -20,12 +20,13 @@
 #' * any other function (for example `median()`, `sort()`, `format()`) sees an
 #'   ordinary R vector: its values are computed once, on first access, and cached.
 #'
-#' A subset of a lazy value whose values are at hand (`lazy(x)`, a materialized
-#' value, or a contiguous subset of one) that picks regular runs of elements
-#' (`x[a:b]`, `x[-1]`, `x[-n]`, `x[seq(a, b, by)]`, `m[, j:k]`, `m[i:j, k:l]`,
-#' `a[, , i]`) is a view: a lazy value over the same memory, with base R's
-#' attributes, not a copy, so `sum((x[-1] - x[-n])^2)` is one pass over `x`. Other
-#' subsets are base R's.
+#' A subset that picks regular runs of elements (`x[a:b]`, `x[-1]`, `x[-n]`,
+#' `x[seq(a, b, by)]`, `m[, j:k]`, `m[i:j, k:l]`, `a[, , i]`) is a view, still lazy,
+#' with base R's attributes: of values at hand (`lazy(x)`, a materialized value),
+#' the same memory, not a copy; of a deferred element-wise expression, the
+#' expression over the picked elements. So `sum((x[-1] - x[-n])^2)` is one pass
+#' over `x`. Other subsets are base R's. [lazy_fallbacks()] counts what was handed
+#' to base R.
 #'
 #' Everything the engine does not know falls back to base R with base R's result:
 #' other functions, `log()` with a base, `round()`, character, complex, factor or
