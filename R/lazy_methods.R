@@ -96,7 +96,14 @@ mean.gufunc_lazy <- function(x, trim = 0, na.rm = FALSE, ...) {
     view <- .Call(C_lazy_view, x, ..1, lazy_min_length(), NULL)
     if (!is.null(view)) return(view)
   } else if (!one || is.numeric(..1)) {
-    view <- lazy_view_pick(x, function(s) s[...])
+    # An array's runs from the subscripts alone; other regular picks through a
+    # stand-in of the positions.
+    view <- NULL
+    if (!one && length(dim(x)) >= 2L && .Call(C_lazy_viewable, x)) {
+      args <- array_subscripts(substitute(list(...)), environment())
+      if (!is.null(args)) view <- array_view(x, args$subscripts, args$drop)
+    }
+    if (is.null(view)) view <- lazy_view_pick(x, function(s) s[...])
     if (!is.null(view)) return(view)
   }
   # Values at hand (lazy(x), or computed): base R's subsetting on the plain values.

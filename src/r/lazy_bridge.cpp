@@ -9,6 +9,7 @@
 #include "r/guard.hpp"
 #include "r/lazy_altrep.hpp"
 #include "r/lazy_state.hpp"
+#include "r/output_alloc.hpp"
 #include "r/r_arrays.hpp"
 #include "r/warning_texts.hpp"
 
@@ -115,7 +116,7 @@ SEXP lazy_materialize_entry(SEXP x) {
 SEXP plain_copy_entry(SEXP x) {
   return guarded([&]() -> SEXP {
     const R_xlen_t n = XLENGTH(x);
-    SEXP out = PROTECT(alloc_vector(TYPEOF(x), n));
+    SEXP out = PROTECT(alloc_output(TYPEOF(x), n));  // large: a kept buffer
     if (n > 0) {
       const void* from = nullptr;
       r_call([&] {

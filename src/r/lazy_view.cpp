@@ -188,26 +188,65 @@ SEXP lazy_viewable_entry(SEXP x) {
   return guarded([&]() -> SEXP { return Rf_ScalarLogical(viewable(x)); });
 }
 
+// The view of lazy vector x that `pick` picks, with `attributes` (a named list or
+// NULL), or NULL where R's own subsetting applies: x's elements cannot be picked
+// (see viewable), or fewer than min_length are (small results are plain values,
+// as elsewhere).
+SEXP view_of(SEXP x, const Pick& pick, SEXP min_length, SEXP attributes) {
+  if (static_cast<double>(pick.length()) < Rf_asReal(min_length)) return R_NilValue;
+  const NodeUse use = lazy_node_use(x);
+  std::unordered_map<const engine::Node*, engine::NodePtr> done;
+  engine::NodePtr picked = picked_graph(use.node, pick, &done, 0);
+  if (!picked) return R_NilValue;
+  PROTECT(use.leaves);
+  SEXP out = new_lazy_vector(std::move(picked), use.leaves, attributes);
+  state_of(out).warned = state_of(x).warned;  // the value's warnings, raised once
+  UNPROTECT(1);
+  return out;
+}
+
 // .Call(C_lazy_view, x, index, min_length, attributes): the elements of lazy
 // vector x that `index` picks (R's subscript rules on a vector, its attributes
-// ignored), as a lazy view with `attributes` (a named list or NULL), or NULL where
-// R's own subsetting applies: x's values are not at hand, index picks no single
-// run, or fewer than min_length elements (small results are plain values, as
-// elsewhere).
+// ignored), as a view (view_of).
 SEXP lazy_view_entry(SEXP x, SEXP index, SEXP min_length, SEXP attributes) {
   return guarded([&]() -> SEXP {
     if (!viewable(x)) return R_NilValue;
-    SEXP lazy = x;
     Pick pick;
-    if (!pick_of(index, state_of(lazy).length, &pick)) return R_NilValue;
-    if (static_cast<double>(pick.length()) < Rf_asReal(min_length)) return R_NilValue;
-    const NodeUse use = lazy_node_use(lazy);
-    std::unordered_map<const engine::Node*, engine::NodePtr> done;
-    engine::NodePtr picked = picked_graph(use.node, pick, &done, 0);
-    if (!picked) return R_NilValue;
-    PROTECT(use.leaves);
-    SEXP out = new_lazy_vector(std::move(picked), use.leaves, attributes);
-    state_of(out).warned = state_of(lazy).warned;  // the value's warnings, raised once
+    if (!pick_of(index, state_of(x).length, &pick)) return R_NilValue;
+    return view_of(x, pick, min_length, attributes);
+  });
+}
+
+// .Call(C_lazy_view_block, x, c(first, rows, columns, step), min_length,
+// attributes): the view of the elements of lazy array x that R code worked out from
+// its subscripts (R/lazy_array_views.R).
+SEXP lazy_view_block_entry(SEXP x, SEXP where, SEXP min_length, SEXP attributes) {
+  return guarded([&]() -> SEXP {
+    if (!viewable(x) || TYPEOF(where) != REALSXP || XLENGTH(where) != 4) return R_NilValue;
+    Pick pick;
+    pick.first = static_cast<R_xlen_t>(REAL(where)[0]);
+    pick.rows = static_cast<R_xlen_t>(REAL(where)[1]);
+    pick.columns = static_cast<R_xlen_t>(REAL(where)[2]);
+    pick.step = static_cast<R_xlen_t>(REAL(where)[3]);
+    const R_xlen_t last = pick.first + (pick.columns - 1) * pick.step + pick.rows;
+    if (pick.first < 0 || pick.rows < 1 || pick.columns < 1 || last > state_of(x).length ||
+        (pick.columns > 1 && pick.step < pick.rows)) {
+      throw Error("gufunc_internal_error", "a block view outside its array");
+    }
+    return view_of(x, pick, min_length, attributes);
+  });
+}
+
+// .Call(C_subscript_run, index, extent): c(first, length) of the one run of
+// positions (first 0-based) that `index` picks from `extent` elements, or NULL.
+SEXP subscript_run_entry(SEXP index, SEXP extent) {
+  return guarded([&]() -> SEXP {
+    Pick pick;
+    const R_xlen_t n = static_cast<R_xlen_t>(Rf_asReal(extent));
+    if (!pick_of(index, n, &pick) || pick.columns != 1) return R_NilValue;
+    SEXP out = PROTECT(alloc_vector(REALSXP, 2));
+    REAL(out)[0] = static_cast<double>(pick.first);
+    REAL(out)[1] = static_cast<double>(pick.rows);
     UNPROTECT(1);
     return out;
   });
@@ -220,3 +259,5 @@ SEXP lazy_view_entry(SEXP x, SEXP index, SEXP min_length, SEXP attributes) {
 
 GUFUNC_CALL_ENTRY(lazy_view, gufunc::r::lazy_view_entry, 4);
 GUFUNC_CALL_ENTRY(lazy_viewable, gufunc::r::lazy_viewable_entry, 1);
+GUFUNC_CALL_ENTRY(lazy_view_block, gufunc::r::lazy_view_block_entry, 4);
+GUFUNC_CALL_ENTRY(subscript_run, gufunc::r::subscript_run_entry, 2);

@@ -38,3 +38,35 @@ test_that("subassignment on a lazy value copies it once, as base R does", {
   expect_identical(H2, base2)
   expect_identical(h, materialize(lazy(h))) # the input is unchanged
 })
+
+test_that("writing most of a lazy value keeps the new version lazy, with value semantics", {
+  withr::local_options(gufunc.lazy_min_length = 1)
+  g <- matrix(runif(50 * 100), 50)
+  L <- lazy(g)
+  before <- L
+  center <- L[2:49, 2:99] # a view of the old version
+  L[2:49, 2:99] <- center * 2
+  expect_true(is_lazy(L))
+  expected <- g
+  expected[2:49, 2:99] <- g[2:49, 2:99] * 2
+  expect_identical(materialize(L), expected)
+  expect_identical(materialize(center), g[2:49, 2:99]) # unchanged
+  expect_identical(materialize(before), g)
+  expect_identical(g, materialize(lazy(g)))
+  # A small write gives base R's plain result.
+  L[1, ] <- 0
+  expect_false(inherits(L, "gufunc_lazy"))
+  expected[1, ] <- 0
+  expect_identical(L, expected)
+  # A Jacobi loop stays lazy and gives base R's grid.
+  jacobi <- function(grid, steps) {
+    for (i in seq_len(steps)) {
+      work <- 0.25 * (grid[1:48, 2:99] + grid[3:50, 2:99] + grid[2:49, 1:98] + grid[2:49, 3:100])
+      grid[2:49, 2:99] <- work
+    }
+    grid
+  }
+  got <- jacobi(lazy(g), 5)
+  expect_true(is_lazy(got))
+  expect_identical(materialize(got), jacobi(g, 5))
+})

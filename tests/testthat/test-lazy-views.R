@@ -164,6 +164,33 @@ test_that("a view of a deferred element-wise value is the expression over the pi
   expect_warning(materialize(w2), "NaNs produced")
 })
 
+test_that("array views from their subscripts give base R's dim, dimnames and names", {
+  withr::local_options(gufunc.lazy_min_length = 1)
+  m <- matrix(v[1:200], 10, dimnames = list(rows = letters[1:10], cols = paste0("c", 1:20)))
+  m2 <- matrix(v[1:200], 10, dimnames = list(NULL, paste0("c", 1:20)))
+  a <- array(v[1:600], c(5, 6, 20), dimnames = list(NULL, LETTERS[1:6], NULL))
+  runs <- list(NULL, quote(1:5), quote(-1), quote(3), quote(2L:2L))
+  for (x in list(m, m2, matrix(v[1:200], 10))) {
+    lx <- lazy(x)
+    for (i in runs) for (j in list(NULL, quote(2:19), quote(-20), quote(7))) {
+      for (drop in c(TRUE, FALSE)) {
+        call <- as.call(c(list(as.name("["), quote(x)), list(if (is.null(i)) quote(expr = ) else i),
+                          list(if (is.null(j)) quote(expr = ) else j), list(drop = drop)))
+        got <- eval(call, list(x = lx))
+        expect_identical(materialize(got), eval(call, list(x = x)), info = deparse(call))
+      }
+    }
+  }
+  la <- lazy(a)
+  expect_identical(materialize(la[, , 4]), a[, , 4])
+  expect_identical(materialize(la[2:4, 3:5, 7]), a[2:4, 3:5, 7])
+  expect_identical(materialize(la[, 2, 3:9]), a[, 2, 3:9])
+  expect_identical(materialize(la[1, 2, ]), a[1, 2, ])
+  expect_identical(materialize(la[drop = FALSE, , , 2]), a[drop = FALSE, , , 2])
+  expect_identical(materialize(la[2:3, , 2:3]), a[2:3, , 2:3]) # two outer dims: a stand-in
+  expect_identical(materialize(la[, , 20, drop = FALSE]), a[, , 20, drop = FALSE])
+})
+
 test_that("views below gufunc.lazy_min_length are plain values", {
   withr::local_options(gufunc.lazy_min_length = 100)
   x <- lazy(v)
