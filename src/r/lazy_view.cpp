@@ -150,8 +150,8 @@ bool narrowed(engine::View* view, const Pick& pick) {
 // an element-wise map over the picked elements of its arguments (a length-1
 // argument is broadcast as before), so x[-1] of a deferred x * 2 is (view) * 2 and
 // fuses. nullptr where that does not hold (reductions over the whole, gufuncs,
-// graphs deeper than kMaxDepth).
-const int kMaxDepth = 10000;
+// graphs deeper than kMaxDepth: recursion on the C stack, as staging's limit).
+const int kMaxDepth = 1000;
 engine::NodePtr picked_graph(const engine::NodePtr& node, const Pick& pick,
                              std::unordered_map<const engine::Node*, engine::NodePtr>* done,
                              int depth) {
@@ -168,7 +168,11 @@ engine::NodePtr picked_graph(const engine::NodePtr& node, const Pick& pick,
       args.push_back(picked_graph(child, pick, done, depth + 1));
       if (!args.back()) return nullptr;
     }
-    out = engine::make_map(node->function, std::move(args));
+    try {
+      out = engine::make_map(node->function, std::move(args));
+    } catch (const std::exception&) {
+      return nullptr;  // R's own subsetting, on the computed values
+    }
   }
   if (!out) return nullptr;
   (*done)[node.get()] = out;

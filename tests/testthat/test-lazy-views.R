@@ -191,6 +191,17 @@ test_that("array views from their subscripts give base R's dim, dimnames and nam
   expect_identical(materialize(la[, , 20, drop = FALSE]), a[, , 20, drop = FALSE])
 })
 
+test_that("a view of a very deep deferred value falls back to base R's subsetting", {
+  withr::local_options(gufunc.lazy_min_length = 1)
+  y <- lazy(v[1:100])
+  expected <- v[1:100]
+  for (i in 1:1200) {
+    y <- y + 1
+    expected <- expected + 1
+  }
+  expect_identical(materialize(y[-1]), expected[-1])
+})
+
 test_that("views below gufunc.lazy_min_length are plain values", {
   withr::local_options(gufunc.lazy_min_length = 100)
   x <- lazy(v)
