@@ -49,7 +49,12 @@ extreme_of_values <- function(fun, args, na.rm, call) {
 #' it (`pmax()` and `pmin()` restore the attributes of their first argument, the
 #' others copy them), so they would return plain data that still carries the class
 #' `"gufunc_lazy"`; `ifelse()` would read a lazy `test` through base R's slower code
-#' for classed objects.
+#' for classed objects. `ifelse()` with a lazy logical `test` and `yes` and `no` of one
+#' type (double, integer or logical; each of the test's length or one value, without
+#' a class) is deferred and fused like an operator, with base R's values and
+#' attributes (those of `test`); it checks first, in one pass, that some test is not
+#' `NA` (else base R's result is logical), and evaluates `yes` and `no` whole, as base
+#' R does when both are needed.
 #'
 #' Without a lazy argument each calls base R's function with the same arguments:
 #' the same values, attributes, warnings and errors, and conditions name the call
@@ -77,6 +82,10 @@ NULL
 #' @rdname base_masks
 #' @export
 ifelse <- function(test, yes, no) {
+  if (inherits(test, "gufunc_lazy") && is_lazy(test)) {
+    value <- lazy_ifelse(test, yes, no)
+    if (!is.null(value)) return(value)
+  }
   # yes and no stay promises: base R evaluates only what the test needs.
   with_user_call(
     sys.call(),
@@ -151,3 +160,26 @@ besselJ <- function(x, nu) {
 besselY <- function(x, nu) {
   with_user_call(sys.call(), base::besselY(plain(x, "besselY"), plain(nu, "besselY")))
 }
+
+# ifelse(test, yes, no) deferred: test a lazy logical vector, yes and no of one type
+# (double, integer or logical), each of test's length or one value, without a class.
+# NULL when that does not hold, or when every test is NA (base R's result is then
+# logical, whatever yes and no are).
+lazy_ifelse <- function(test, yes, no) {
+  n <- length(test)
+  if (typeof(test) != "logical" || n < lazy_min_length()) return(NULL)
+  type <- typeof(yes)
+  if (!type %in% c("double", "integer", "logical") || typeof(no) != type) return(NULL)
+  for (v in list(yes, no)) {
+    if (!length(v) %in% c(1L, n)) return(NULL)
+    if (!is.null(oldClass(v)) && !identical(oldClass(v), "gufunc_lazy")) return(NULL)
+  }
+  if (!isTRUE(any(test | !test, na.rm = TRUE))) return(NULL)
+  standin <- `attributes<-`(standin_of(n), attributes(unclass(test)))
+  .Call(C_lazy_map, "ifelse", list(test, unclass_plain(yes), unclass_plain(no)), "base",
+        attributes(standin))
+}
+
+# A plain operand without attributes (rep() in base R's ifelse() drops them); a lazy
+# one as it is.
+unclass_plain <- function(v) if (inherits(v, "gufunc_lazy")) v else as.vector(v)

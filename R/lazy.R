@@ -64,10 +64,15 @@
 #' values, computed then, and read back as lazy values. Reading them needs gufunc
 #' installed (R loads it); for a session without gufunc, save `materialize(x)`.
 #'
-#' Base R functions give base R's plain result: subassignment (`x[i] <- v`), `t()`,
-#' `diff()`, `aperm()`, `rep()`, `is.na()`, `Re()` and the like compute on the
-#' values, and gufunc's versions of `ifelse()`, `pmax()`, `pmin()`, `choose()` and
-#' other functions that would keep the class do the same ([base_masks]). Functions
+#' `ifelse()` with a lazy logical test is deferred and fused too (see [base_masks]).
+#' Subassignment (`x[i] <- v`) makes one copy of `x`'s values, as base R does of a
+#' shared vector; when it writes at least half of a large `x` the new version is
+#' lazy (a loop's next step reads it through views), otherwise plain.
+#'
+#' Base R functions give base R's plain result: `t()`, `diff()`, `aperm()`,
+#' `rep()`, `is.na()`, `Re()` and the like compute on the values, and gufunc's
+#' versions of `pmax()`, `pmin()`, `choose()` and other functions that would keep
+#' the class do the same ([base_masks]). Functions
 #' that copy every attribute of their first argument without dispatching and that
 #' gufunc does not mask (`stats::dnorm()` and the other distribution functions,
 #' `stats::fft()`, `storage.mode<-`, `signif(digits = , x = )` with the arguments

@@ -1,9 +1,11 @@
-// The logic family: & | ! with R's three-valued logic. Numbers count as logical
-// the way as.logical() sees them: 0 is FALSE, NA and NaN are NA, others TRUE.
+// The logic family: & | ! with R's three-valued logic, and ifelse()'s choice.
+// Numbers count as logical the way as.logical() sees them: 0 is FALSE, NA and NaN
+// are NA, others TRUE.
 #include "kernels/loop_options.hpp"  // first: covers everything below
 #include "dispatch/table.hpp"
 #include "kernels/builtins.hpp"
 #include "kernels/r_semantics.hpp"
+#include "kernels/r_summary.hpp"
 #include "kernels/strided_loop.hpp"
 
 namespace gufunc {
@@ -46,6 +48,29 @@ struct Not {
   }
 };
 
+// ifelse(test, yes, no) for one element, yes and no of one type: yes's or no's value
+// as it is, NA of the type where the test is NA. (Base R's result is logical when
+// every test is NA; the R caller checks that first.)
+template <class T>
+struct Select {
+  using In1 = int;
+  using In2 = T;
+  using In3 = T;
+  using Out = T;
+  static T apply(int test, T yes, T no, unsigned&) {
+    return test == kNaInt ? na() : (test != 0 ? yes : no);
+  }
+  static T na();
+};
+template <>
+inline double Select<double>::na() {
+  return rsem::na_real();
+}
+template <>
+inline int Select<int>::na() {
+  return kNaInt;
+}
+
 }  // namespace
 
 void register_logic_kernels(Table& table) {
@@ -59,6 +84,9 @@ void register_logic_kernels(Table& table) {
       strided_init("!", "logical -> logical", unary_loop<Not<int>>),
       strided_init("!", "integer -> logical", unary_loop<Not<int>>),
       strided_init("!", "double -> logical", unary_loop<Not<double>>),
+      strided_init("ifelse", "logical, double, double -> double", ternary_loop<Select<double>>),
+      strided_init("ifelse", "logical, integer, integer -> integer", ternary_loop<Select<int>>),
+      strided_init("ifelse", "logical, logical, logical -> logical", ternary_loop<Select<int>>),
   };
   for (const gufunc_kernel_init& init : inits) table.add_kernel(init);
 }

@@ -89,6 +89,37 @@ GUFUNC_SIMD_CLONES int unary_loop(char** args, const intptr_t* dimensions, const
   return 0;
 }
 
+// Op: `using In1, In2, In3, Out;` and `static Out apply(In1, In2, In3, unsigned&)`.
+// Operands of one element (step 0) are read like the others: the general loop.
+template <class Op>
+GUFUNC_SIMD_CLONES int ternary_loop(char** args, const intptr_t* dimensions, const intptr_t* steps, void* data) {
+  using A = typename Op::In1;
+  using B = typename Op::In2;
+  using C = typename Op::In3;
+  using R = typename Op::Out;
+  const intptr_t n = dimensions[0];
+  if (n <= 0) return 0;
+  const intptr_t sa = steps[0], sb = steps[1], sc = steps[2], sr = steps[3];
+  unsigned warn = 0;
+  if (sa == static_cast<intptr_t>(sizeof(A)) && sb == static_cast<intptr_t>(sizeof(B)) &&
+      sc == static_cast<intptr_t>(sizeof(C)) && sr == static_cast<intptr_t>(sizeof(R))) {
+    const A* a = reinterpret_cast<const A*>(args[0]);
+    const B* b = reinterpret_cast<const B*>(args[1]);
+    const C* c = reinterpret_cast<const C*>(args[2]);
+    R* out = reinterpret_cast<R*>(args[3]);
+    for (intptr_t i = 0; i < n; ++i) out[i] = Op::apply(a[i], b[i], c[i], warn);
+  } else {
+    const char* pa = args[0];
+    const char* pb = args[1];
+    const char* pc = args[2];
+    char* pr = args[3];
+    for (intptr_t i = 0; i < n; ++i, pa += sa, pb += sb, pc += sc, pr += sr) {
+      *reinterpret_cast<R*>(pr) = Op::apply(load<A>(pa), load<B>(pb), load<C>(pc), warn);
+    }
+  }
+  report_warnings(data, warn);
+  return 0;
+}
 
 // A registration line for a strided-only kernel set.
 inline gufunc_kernel_init strided_init(const char* name, const char* signature,

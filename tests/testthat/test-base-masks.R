@@ -32,6 +32,39 @@ test_that("ifelse() gives base R's plain result and evaluates only what it needs
   expect_identical(ifelse(lazy(c(TRUE, TRUE)), 1, stop("not needed")), c(1, 1))
 })
 
+test_that("ifelse() with a lazy logical test is deferred, with base R's values and type", {
+  withr::local_options(gufunc.lazy_min_length = 1)
+  x <- c(w, 0.5, -0.25, Inf, -Inf)
+  lx <- lazy(x)
+  m2 <- matrix(x, 3, dimnames = list(letters[1:3], NULL))
+  xi <- as.integer(c(3, -2, NA, 7, 0, -9))
+  cases <- list(
+    list(ifelse(lx > 0, lx * 2, -1), ifelse(x > 0, x * 2, -1)),
+    list(ifelse(lx > 0, 1, x), ifelse(x > 0, 1, x)),
+    list(ifelse(lazy(m2) > 0, lazy(m2), 0), ifelse(m2 > 0, m2, 0)),
+    list(ifelse(lazy(xi) > 0L, xi, NA_integer_), ifelse(xi > 0L, xi, NA_integer_)),
+    list(ifelse(lx > 0, TRUE, NA), ifelse(x > 0, TRUE, NA)),
+    list(ifelse(!is.na(x) & lx < 1, lx, 0), ifelse(!is.na(x) & x < 1, x, 0))
+  )
+  for (case in cases) {
+    expect_true(is_lazy(case[[1]]))
+    expect_identical(materialize(case[[1]]), case[[2]])
+  }
+  # Base R's type rules the engine does not follow: base R's code.
+  expect_identical(ifelse(lazy(c(NA, NA)) > 0, 1, 2), ifelse(c(NA, NA) > 0, 1, 2))
+  expect_identical(ifelse(lx > 0, 1L, 2.5), ifelse(x > 0, 1L, 2.5))
+  expect_identical(ifelse(lx > 0, "a", "b"), ifelse(x > 0, "a", "b"))
+  expect_identical(ifelse(lx > 0, 1:2, 0), suppressWarnings(ifelse(x > 0, 1:2, 0)))
+  # The normal CDF of the Black-Scholes program, fused.
+  cnd <- function(d) {
+    k <- 1 / (1 + 0.2316419 * abs(d))
+    p <- 1 - exp(-d * d / 2) * k
+    ifelse(d < 0, 1 - p, p)
+  }
+  d <- c(w, -3, 3, 0)
+  expect_identical(materialize(cnd(lazy(d))), cnd(d))
+})
+
 test_that("the two-argument math functions give base R's plain result", {
   n <- c(5, 6, 10, 0.5, NA)
   k <- c(2, 3, 0, 1, 1)
