@@ -175,9 +175,8 @@ lazy_ifelse <- function(test, yes, no) {
     if (!is.null(oldClass(v)) && !identical(oldClass(v), "gufunc_lazy")) return(NULL)
   }
   if (!isTRUE(any(test | !test, na.rm = TRUE))) return(NULL)
-  standin <- `attributes<-`(standin_of(n), attributes(unclass(test)))
   .Call(C_lazy_map, "ifelse", list(test, unclass_plain(yes), unclass_plain(no)), "base",
-        attributes(standin))
+        attributes(unclass(test)))
 }
 
 # A plain operand without attributes (rep() in base R's ifelse() drops them); a lazy

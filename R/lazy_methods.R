@@ -95,11 +95,11 @@ mean.gufunc_lazy <- function(x, trim = 0, na.rm = FALSE, ...) {
   } else if (one && is.null(attributes(unclass(x))) && is.null(attributes(..1))) {
     view <- .Call(C_lazy_view, x, ..1, lazy_min_length(), NULL)
     if (!is.null(view)) return(view)
-  } else if (!one || is.numeric(..1)) {
+  } else if ((!one || is.numeric(..1)) && .Call(C_lazy_viewable, x)) {
     # An array's runs from the subscripts alone; other regular picks through a
     # stand-in of the positions.
     view <- NULL
-    if (!one && length(dim(x)) >= 2L && .Call(C_lazy_viewable, x)) {
+    if (!one && length(dim(x)) >= 2L) {
       args <- array_subscripts(substitute(list(...)), environment())
       if (!is.null(args)) view <- array_view(x, args$subscripts, args$drop)
     }
@@ -114,13 +114,12 @@ mean.gufunc_lazy <- function(x, trim = 0, na.rm = FALSE, ...) {
   lazy_pick(x, function(s) s[...], sys.call())
 }
 
-# The subset pick(x) of lazy vector x as a view with base R's attributes, or NULL
-# (not regular runs, x's values not at hand, or an error for base R to raise).
-# pick() runs base R's subscript rules on a stand-in holding each element's
-# position.
+# The subset pick(x) of lazy vector x (whose elements a view can pick) as a view
+# with base R's attributes, or NULL (not regular runs, or an error for base R to
+# raise). pick() runs base R's subscript rules on a stand-in holding each
+# element's position.
 lazy_view_pick <- function(x, pick) {
-  if (!.Call(C_lazy_viewable, x)) return(NULL)
-  standin <- `attributes<-`(standin_of(length(x)), attributes(unclass(x)))
+  standin <- standin_like(x)
   picked <- tryCatch(pick(standin), error = function(e) NULL)
   if (!is.numeric(picked)) return(NULL)
   .Call(C_lazy_view, x, picked, lazy_min_length(), attributes(picked))
@@ -140,7 +139,7 @@ tail.gufunc_lazy <- function(x, ...) lazy_pick(x, function(s) utils::tail(s, ...
 # positions it picks are then read through the ALTREP subset hook, which computes
 # only those elements of a deferred value.
 lazy_pick <- function(x, pick, call) {
-  standin <- `attributes<-`(standin_of(length(x)), attributes(unclass(x)))
+  standin <- standin_like(x)
   if (identical(call[[1L]], as.name("[.gufunc_lazy"))) call[[1L]] <- as.name("[")
   picked <- tryCatch(pick(standin), error = function(e) stop(simpleError(conditionMessage(e), call)))
   values <- .subset(x, as.vector(picked))
@@ -171,7 +170,7 @@ lazy_pick <- function(x, pick, call) {
 reattributable <- function(x) .Call(C_lazy_is_vector, x) && identical(oldClass(x), "gufunc_lazy")
 
 reattribute <- function(x, set) {
-  standin <- `attributes<-`(standin_of(length(x)), attributes(unclass(x)))
+  standin <- standin_like(x)
   .Call(C_lazy_with_attributes, x, attributes(set(standin)))
 }
 
@@ -180,6 +179,9 @@ reattribute <- function(x, set) {
 # compact 1:n can expand it to n integers (`attr<-` and complex assignments in
 # byte-compiled code duplicate it), while a wrapper is duplicated by reference.
 standin_of <- function(n) `attributes<-`(seq_len(n), NULL)
+
+# A stand-in for x: its length and its attributes but the class "gufunc_lazy".
+standin_like <- function(x) `attributes<-`(standin_of(length(x)), attributes(unclass(x)))
 
 # A lazy value or a plain double, integer or logical vector or array.
 lazy_operand <- function(x) {
