@@ -27,48 +27,84 @@ array_subscripts <- function(dots, frame) {
   list(subscripts = subscripts, drop = drop)
 }
 
+# What `subscripts` (a list, NULL for a missing one) pick of each dimension of an
+# array of dims `d`: list(first = 0-based starts, n = counts, by = distances), or
+# NULL when a subscript does not pick equally spaced increasing indices of its
+# extent (a:b, seq(a, b, by), c(1, n), -1).
+array_runs <- function(d, subscripts) {
+  if (length(subscripts) != length(d) || length(d) < 2L) return(NULL)
+  first <- numeric(length(d))
+  n <- as.numeric(d)
+  by <- rep(1, length(d))
+  for (k in seq_along(d)) {
+    s <- subscripts[[k]]
+    if (is.null(s)) next
+    if (!is.numeric(s) || !is.null(attributes(s))) return(NULL)
+    pick <- .Call(C_subscript_pick, s, d[k])
+    if (is.null(pick)) return(NULL)
+    first[k] <- pick[1L]
+    if (pick[3L] == 1) {
+      n[k] <- pick[2L]
+    } else if (pick[2L] == 1) {
+      n[k] <- pick[3L]
+      by[k] <- pick[4L]
+    } else {
+      return(NULL)
+    }
+  }
+  list(first = first, n = n, by = by)
+}
+
+# What (first, n, by) of each dimension of an array of dims `d` pick of its
+# elements in storage order: c(first, rows, columns, step), `columns` runs of
+# `rows` consecutive elements, `step` apart; or NULL when that is not their shape.
+array_pick <- function(d, first, n, by) {
+  stride <- cumprod(c(1, d))[seq_along(d)]
+  # Full dimensions first, then the inner one: runs of consecutive indices are one
+  # run of elements, then at most one more dimension with several indices picks
+  # runs at a regular step; equally spaced indices of the inner one are such runs
+  # themselves, and then no other dimension may pick several.
+  full <- cumprod(n == d) == 1
+  inner <- sum(full) + 1L
+  if (inner > length(d)) return(c(first = 0, rows = prod(d), columns = 1, step = 0))
+  several <- which(seq_along(d) > inner & n > 1)
+  pick <- c(first = sum(first * stride), rows = stride[inner] * n[inner], columns = 1, step = 0)
+  if (by[inner] > 1 && n[inner] > 1) {
+    if (length(several) > 0L) return(NULL)
+    return(c(first = pick[["first"]], rows = stride[inner], columns = n[inner],
+             step = stride[inner] * by[inner]))
+  }
+  if (length(several) > 1L) return(NULL)
+  if (length(several) == 1L) {
+    pick[["columns"]] <- n[several]
+    pick[["step"]] <- stride[several] * by[several]
+    if (pick[["step"]] == pick[["rows"]]) {
+      pick[c("rows", "columns", "step")] <- c(pick[["rows"]] * n[several], 1, 0)
+    }
+  }
+  pick
+}
+
 # The view x[subscripts] of lazy array x, or NULL (a subscript that is not one run,
 # more than one partial dimension after the inner run, or values not at hand).
 array_view <- function(x, subscripts, drop) {
   d <- dim(x)
-  if (length(subscripts) != length(d) || length(d) < 2L) return(NULL)
-  first <- n <- numeric(length(d))
-  for (k in seq_along(d)) {
-    s <- subscripts[[k]]
-    if (is.null(s)) {
-      n[k] <- d[k]
-      next
-    }
-    if (!is.numeric(s) || !is.null(attributes(s))) return(NULL)
-    run <- .Call(C_subscript_run, s, d[k])
-    if (is.null(run)) return(NULL)
-    first[k] <- run[1L]
-    n[k] <- run[2L]
-  }
-  stride <- cumprod(c(1, d))[seq_along(d)]
-  # Full dimensions first, then one run: consecutive elements; then at most one
-  # more dimension with several indices: runs a regular step apart.
-  full <- cumprod(n == d) == 1
-  inner <- sum(full) + 1L
-  rows <- if (inner > length(d)) prod(d) else stride[inner] * n[inner]
-  outer <- which(seq_along(d) > inner & n > 1)
-  if (length(outer) > 1L) return(NULL)
-  pick <- c(first = sum(first * stride), rows = rows, columns = 1, step = 0)
-  if (length(outer) == 1L) {
-    pick[["columns"]] <- n[outer]
-    pick[["step"]] <- stride[outer]
-    if (pick[["step"]] == rows) pick[c("rows", "columns", "step")] <- c(rows * n[outer], 1, 0)
-  }
-  .Call(C_lazy_view_block, x, pick, lazy_min_length(), array_view_attributes(x, first, n, drop))
+  runs <- array_runs(d, subscripts)
+  if (is.null(runs)) return(NULL)
+  pick <- array_pick(d, runs$first, runs$n, runs$by)
+  if (is.null(pick)) return(NULL)
+  .Call(C_lazy_view_block, x, pick, lazy_min_length(), array_view_attributes(x, runs, drop))
 }
 
-# base R's attributes of x[...] picking runs (first, n) of x's dimensions.
-array_view_attributes <- function(x, first, n, drop) {
+# base R's attributes of x[...] picking `runs` of x's dimensions (array_runs).
+array_view_attributes <- function(x, runs, drop) {
+  n <- runs$n
   dn <- dimnames(x)
   if (!is.null(dn)) {
     picked <- dn
     for (k in seq_along(dn)) {
-      if (!is.null(dn[[k]])) picked[k] <- list(dn[[k]][first[k] + seq_len(n[k])])
+      at <- runs$first[k] + 1 + (seq_len(n[k]) - 1) * runs$by[k]
+      if (!is.null(dn[[k]])) picked[k] <- list(dn[[k]][at])
     }
     dn <- picked
   }

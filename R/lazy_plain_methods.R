@@ -6,27 +6,6 @@
 #   read is a method call: on the plain values it runs at base R's speed.
 
 #' @export
-`[<-.gufunc_lazy` <- function(x, ..., value) {
-  # An ordinary copy, changed in place: one copy, as base R's x[i] <- v makes of a
-  # shared x. (Writing into x's own values instead is not safe from an S3 method:
-  # R's reference counts cannot tell whether x is still referred to elsewhere.)
-  y <- .Call(C_plain_copy, fallback_values(x, "[<-"))
-  # A lazy value computed in one fused pass: R's subassignment would read it an
-  # element at a time.
-  if (is_lazy(value)) value <- materialize(value)
-  y[...] <- value
-  # Writing at least half of a large x (the interior of a grid): the new version
-  # stays lazy, so its subsets are views and the next step of a loop fuses; the
-  # copy costs at most as much again as the write. A smaller write gives the plain
-  # result, which later subassignments change in place, as base R's do.
-  if (length(value) > 1L && 2 * length(value) >= length(y) && length(y) >= lazy_min_length() &&
-      is.null(oldClass(y)) && typeof(y) %in% c("double", "integer", "logical")) {
-    return(lazy(y))
-  }
-  y
-}
-
-#' @export
 `[[<-.gufunc_lazy` <- function(x, ..., value) {
   y <- .Call(C_plain_copy, fallback_values(x, "[[<-"))
   y[[...]] <- value

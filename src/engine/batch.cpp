@@ -42,6 +42,12 @@ class Linearizer {
                               "` is read whole: a gufunc ends its kernel");
         continue;
       }
+      if (n->kind == NodeKind::Assign) {
+        ids_[key] = stage(n, n->dtype, width,
+                          "a subassignment's result is computed first: its positions come "
+                          "from two values");
+        continue;
+      }
       if (n->kind == NodeKind::Input) {
         // Input nodes viewing the same elements (a plain vector given to several
         // operations) are one value: read once per block, listed once in plans.

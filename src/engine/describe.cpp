@@ -15,10 +15,54 @@ namespace {
 
 double bytes_of(const Node& n) { return static_cast<double>(n.length) * dtype_size(n.dtype); }
 
+void add_batches(const Node& root, const EvalOptions& options, Plan* plan,
+                 std::unordered_set<const char*>* inputs_seen);
+
+std::string region_text(const Region& r) {
+  const std::string elements =
+      std::to_string(r.rows) + (r.rows == 1 ? " element" : " elements");
+  const std::string from = " from position " + std::to_string(r.first + 1);
+  if (r.columns == 1) return elements + from;
+  return std::to_string(r.columns) + " runs of " + elements + ", " + std::to_string(r.step) +
+         " apart," + from;
+}
+
+// A chain of subassignments: the kernels of its base and values (computed straight
+// into the result), then one step that writes them (assign.hpp).
+void add_assigns(const Node& root, const EvalOptions& options, Plan* plan,
+                 std::unordered_set<const char*>* inputs_seen) {
+  std::vector<const Node*> writes;
+  const Node* base = &root;
+  for (; base->kind == NodeKind::Assign; base = base->children[0].get()) writes.push_back(base);
+  auto computed = [](const Node& n) {
+    return n.kind != NodeKind::Input && n.kind != NodeKind::Scalar;
+  };
+  PlanKernel step;
+  if (computed(*base)) add_batches(*base, options, plan, inputs_seen);
+  step.instructions.push_back("copy of the " + std::to_string(base->length) +
+                              " elements no write reaches");
+  for (auto it = writes.rbegin(); it != writes.rend(); ++it) {
+    const Node& value = *(*it)->children[1];
+    if (computed(value)) add_batches(value, options, plan, inputs_seen);
+    step.instructions.push_back("`[<-` of " + region_text((*it)->region) +
+                                (computed(value) ? " (computed straight into the result)" : ""));
+    plan->bytes_written += static_cast<double>((*it)->region.count()) * dtype_size(root.dtype);
+  }
+  step.notes.push_back("a subassignment: the new version is written once, in its own memory");
+  if (!plan->kernels.empty() && plan->kernels.back().split_reason.empty()) {
+    plan->kernels.back().split_reason = "the values are written into a new version of the vector";
+  }
+  plan->kernels.push_back(step);
+}
+
 // Adds the kernels of the batch for `root` (after those of its nested reductions
 // and staged values, which run first).
 void add_batches(const Node& root, const EvalOptions& options, Plan* plan,
                  std::unordered_set<const char*>* inputs_seen) {
+  if (root.kind == NodeKind::Assign) {
+    add_assigns(root, options, plan, inputs_seen);
+    return;
+  }
   const Batch b = build_batch(root, root.kind == NodeKind::Reduce ? nullptr : &root);
   auto end_previous = [&](const std::string& why) {
     if (!plan->kernels.empty() && plan->kernels.back().split_reason.empty()) {

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "dispatch/apply.hpp"
+#include "engine/assign.hpp"
 #include "engine/batch.hpp"
 #include "engine/block_runner.hpp"
 #include "engine/block_size.hpp"
@@ -217,6 +218,7 @@ unsigned evaluate(const NodePtr& root, intptr_t begin, intptr_t end, char* out,
     return 0;
   }
   if (root->kind == NodeKind::Gufunc) return evaluate_gufunc(root, begin, end, out, options);
+  if (root->kind == NodeKind::Assign) return evaluate_assign(root, {{begin, end}}, out, options);
   return run_root(root, begin, end, out, options);
 }
 
@@ -227,6 +229,7 @@ unsigned evaluate_runs(const NodePtr& root, const std::vector<Run>& runs, char* 
       throw Error("gufunc_internal_error", "evaluation range outside the value");
     }
   }
+  if (root->kind == NodeKind::Assign) return evaluate_assign(root, runs, out, options);
   const size_t es = dtype_size(root->dtype);
   unsigned warnings = 0;
   // Staged values (nested gufuncs) are computed for one range: go run by run.

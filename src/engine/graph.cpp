@@ -195,6 +195,37 @@ NodePtr make_reduce(Reduction r, bool na_rm, NodePtr arg) {
   return n;
 }
 
+NodePtr make_assign(NodePtr base, NodePtr value, const Region& region) {
+  const intptr_t count =
+      checked_mul(region.rows, region.columns, [] { return std::string("the assigned region"); });
+  const bool inside = region.first >= 0 && region.rows >= 1 && region.columns >= 1 &&
+                      (region.columns == 1 || region.step >= region.rows) &&
+                      region.first + (region.columns - 1) * region.step + region.rows <= base->length;
+  if (!inside || base->kind == NodeKind::Reduce || value->kind == NodeKind::Reduce) {
+    throw Error("gufunc_internal_error", "a subassignment outside its vector");
+  }
+  if (value->length != count && value->length != 1) {
+    throw Error("gufunc_internal_error", "a subassignment's value does not fill its region");
+  }
+  if (value->dtype != base->dtype) {
+    throw Error("gufunc_internal_error", "a subassignment's value is not of its vector's type");
+  }
+  auto n = std::make_shared<Node>(NodeKind::Assign, base->dtype, base->length);
+  n->region = region;
+  if (n->region.columns == 1) n->region.step = region.rows;
+  // A chain of writes is evaluated in one loop; a value holding writes, one level down.
+  n->gufunc_depth = std::max(base->gufunc_depth, value->gufunc_depth + 1);
+  n->children.push_back(std::move(base));
+  n->children.push_back(std::move(value));
+  return n;
+}
+
+int pending_assigns(const Node& node) {
+  int count = 0;
+  for (const Node* n = &node; n->kind == NodeKind::Assign; n = n->children[0].get()) ++count;
+  return count;
+}
+
 void for_each_node(const NodePtr& root, const std::function<void(const Node&)>& visit) {
   std::unordered_set<const Node*> seen;
   std::vector<const Node*> stack = {root.get()};

@@ -1,7 +1,8 @@
 // The deferred graph: immutable nodes shared between lazy values. A node is an input
 // (a view of memory the caller keeps alive), a scalar constant, an element-wise map
-// of a dispatch-table function over child nodes, a reduction of a child, or a gufunc
-// with core dimensions (one output) over child nodes.
+// of a dispatch-table function over child nodes, a reduction of a child, a gufunc
+// with core dimensions (one output) over child nodes, or a subassignment (a new
+// version of a child with a region written from another child).
 // Nodes are created and destroyed on the main thread; destruction is iterative, so
 // chains of 1e5 nodes do not overflow the C stack.
 #pragma once
@@ -22,7 +23,7 @@ namespace engine {
 struct Node;
 using NodePtr = std::shared_ptr<const Node>;
 
-enum class NodeKind { Input, Scalar, Map, Reduce, Gufunc };
+enum class NodeKind { Input, Scalar, Map, Reduce, Gufunc, Assign };
 
 enum class Reduction { Sum, Prod, Min, Max, Range, Mean, Any, All };
 const char* reduction_name(Reduction r);
@@ -56,6 +57,16 @@ inline const char* view_element(const View& view, intptr_t i, size_t size) {
 // Copies elements [begin, end) of `view` (a single element: repeated) to `out`.
 void read_view(const View& view, intptr_t begin, intptr_t end, char* out);
 
+// The positions a subassignment writes: `columns` runs of `rows` consecutive
+// elements, the first run at `first`, each `step` elements after the previous one
+// (x[a:b], m[i:j, k:l], m[i, ], a[, , k]). Element i of the value written goes to
+// position(i).
+struct Region {
+  intptr_t first = 0, rows = 0, columns = 1, step = 0;
+  intptr_t count() const { return rows * columns; }
+  intptr_t position(intptr_t i) const { return first + i % rows + i / rows * step; }
+};
+
 struct Node {
   NodeKind kind;
   gufunc_dtype dtype;  // type of the node's values
@@ -72,6 +83,7 @@ struct Node {
   std::shared_ptr<const ApplyPlan> apply;
   Reduction reduction = Reduction::Sum;
   bool na_rm = false;  // Reduce
+  Region region;       // Assign: children[0] is the value before, children[1] the value written
   // Gufunc nodes on the longest path down from this one: nested gufuncs are
   // evaluated recursively, one level each (execute.cpp).
   int gufunc_depth = 0;
@@ -108,6 +120,16 @@ bool spans_loop(const Node& g, int arg);
 
 // A reduction of `arg` to one value (two for Range: min and max in one pass).
 NodePtr make_reduce(Reduction r, bool na_rm, NodePtr arg);
+
+// `base` with the positions of `region` set to the elements of `value` (as many as
+// the region has, or one for all): R's x[i] <- value as a new version of x. Both
+// have one dtype; a region outside base throws gufunc_internal_error (the caller
+// checks subscripts first). Evaluation reads base and value, never the result, so a
+// value computed from base gives R's result (assign.hpp).
+NodePtr make_assign(NodePtr base, NodePtr value, const Region& region);
+
+// Subassignments waiting in a chain of Assign nodes down from `node` (0 for others).
+int pending_assigns(const Node& node);
 
 // Calls visit(node) once for every distinct node reachable from root (iteratively,
 // so deep graphs do not overflow the stack).

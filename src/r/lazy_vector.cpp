@@ -213,12 +213,36 @@ unsigned read_lazy_region(SEXP x, R_xlen_t begin, R_xlen_t end, void* out) {
   return read_lazy_runs(x, {{begin, end}}, out);
 }
 
+namespace {
+
+// Whether the pending subassignments `node` holds (if any) compute nothing: their
+// base and values are memory or constants, so picking elements from them is cheap.
+// Otherwise a piece of the new version is read from the whole, computed once (a
+// loop reads the rest next: its border from one step, its interior from the next).
+bool picks_cheaply(const engine::Node& node) {
+  if (node.kind != engine::NodeKind::Assign) return true;
+  auto at_hand = [](const engine::Node& n) {
+    return n.kind == engine::NodeKind::Input || n.kind == engine::NodeKind::Scalar;
+  };
+  const engine::Node* n = &node;
+  for (; n->kind == engine::NodeKind::Assign; n = n->children[0].get()) {
+    if (!at_hand(*n->children[1])) return false;
+  }
+  return at_hand(*n);
+}
+
+}  // namespace
+
 unsigned read_lazy_runs(SEXP x, const std::vector<engine::Run>& runs, void* out) {
   LazyState& s = state_of(x);
+  unsigned warnings = 0;
+  if (values_of(x) == R_NilValue && s.node && !picks_cheaply(*s.node)) {
+    materialize_lazy(x, &warnings);
+  }
   SEXP values = values_of(x);
   if (values != R_NilValue) {
     copy_runs(values, s.values_data, runs, width_of(s.dtype), static_cast<char*>(out));
-    return 0;
+    return warnings;
   }
   const engine::NodePtr node = s.node;
   return unraised_warnings(s, evaluate_guarded(s, [&](const engine::EvalOptions& options) {
@@ -229,7 +253,7 @@ unsigned read_lazy_runs(SEXP x, const std::vector<engine::Run>& runs, void* out)
 
 std::string describe_lazy(SEXP x) {
   const LazyState& s = state_of(x);
-  static const char* kinds[] = {"input", "scalar", "map", "reduce", "gufunc"};
+  static const char* kinds[] = {"input", "scalar", "map", "reduce", "gufunc", "assign"};
   std::string text = std::string(kinds[static_cast<int>(s.kind)]) + " " + dtype_name(s.dtype) +
                      "[" + std::to_string(static_cast<long long>(s.length)) + "], ";
   if (values_of(x) != R_NilValue) return text + "materialized";

@@ -4,7 +4,8 @@
 // (lazy(x), a materialized value, a contiguous view), a lazy input over the same
 // memory (a block view: engine/graph.hpp), not a copy; for a deferred element-wise
 // expression, the same expression over the picked elements of its operands.
-// Either way expressions on it fuse with everything else.
+// Either way expressions on it fuse with everything else. A pending subassignment
+// (lazy_assign.cpp) is computed first, once, and viewed.
 #include <algorithm>
 #include <cmath>
 #include <unordered_map>
@@ -16,6 +17,7 @@
 #include "r/lazy_altrep.hpp"
 #include "r/lazy_state.hpp"
 #include "r/r_arrays.hpp"
+#include "r/warning_texts.hpp"
 
 namespace gufunc {
 namespace r {
@@ -131,18 +133,37 @@ bool pick_of(SEXP index, R_xlen_t length, Pick* pick) {
   return first < 0 ? remaining_run(index, length, pick) : regular_positions(index, length, pick);
 }
 
-// `view` narrowed to what `pick` picks of it, or false for a block view (a view of
-// a block would need a second level of steps).
+// `view` narrowed to what `pick` picks of it, or false when that is not a view:
+// of a block view (columns of R elements, S apart), each picked run must lie in one
+// of its columns (the picked runs then start a whole number of columns apart) or
+// be whole columns of it, one run.
 bool narrowed(engine::View* view, const Pick& pick) {
-  if (view->is_block()) return false;
-  const intptr_t skipped = static_cast<intptr_t>(pick.first * dtype_size(view->dtype));
-  view->data += skipped;
-  view->offset += skipped;  // bytes, as blockability.hpp counts them
-  view->length = pick.length();
-  if (pick.columns > 1) {
-    view->rows = pick.rows;
-    view->column_step = pick.step;
+  const intptr_t size = static_cast<intptr_t>(dtype_size(view->dtype));
+  if (!view->is_block()) {
+    const intptr_t skipped = static_cast<intptr_t>(pick.first) * size;
+    view->data += skipped;
+    view->offset += skipped;  // bytes, as blockability.hpp counts them
+    view->length = pick.length();
+    if (pick.columns > 1) {
+      view->rows = pick.rows;
+      view->column_step = pick.step;
+    }
+    return true;
   }
+  const intptr_t R = view->rows, S = view->column_step;
+  const intptr_t row = pick.first % R, column = pick.first / R;
+  const intptr_t skipped = (row + column * S) * size;
+  if (row + pick.rows <= R && (pick.columns == 1 || pick.step % R == 0)) {
+    view->rows = pick.columns == 1 ? 0 : pick.rows;  // one run: consecutive elements
+    view->column_step = pick.columns == 1 ? 0 : pick.step / R * S;
+  } else if (row == 0 && pick.columns == 1 && pick.rows % R == 0) {
+    // whole columns: the same rows and step
+  } else {
+    return false;
+  }
+  view->data += skipped;
+  view->offset += skipped;
+  view->length = pick.length();
   return true;
 }
 
@@ -180,12 +201,24 @@ engine::NodePtr picked_graph(const engine::NodePtr& node, const Pick& pick,
 }
 
 // Whether x is a lazy vector (not R's wrapper around one) whose elements a view can
-// pick: values at hand, memory it views, or a deferred element-wise map.
+// pick: values at hand, memory it views, a deferred element-wise map, or a pending
+// subassignment (computed when a view asks for it).
 bool viewable(SEXP x) {
   if (lazy_inside(x) != x) return false;
   const LazyState& s = state_of(x);
   return !s.failed && (values_of(x) != R_NilValue || s.kind == engine::NodeKind::Input ||
-                       s.kind == engine::NodeKind::Map);
+                       s.kind == engine::NodeKind::Map || s.kind == engine::NodeKind::Assign);
+}
+
+// Runs `make` (which builds a view) in guarded() and raises the warnings of the
+// evaluation it made, if any, after it.
+template <class F>
+SEXP with_warnings(F make) {
+  unsigned warnings = 0;
+  SEXP out = PROTECT(guarded([&]() -> SEXP { return make(&warnings); }));
+  raise_warnings(warnings);
+  UNPROTECT(1);
+  return out;
 }
 
 SEXP lazy_viewable_entry(SEXP x) {
@@ -195,9 +228,14 @@ SEXP lazy_viewable_entry(SEXP x) {
 // The view of lazy vector x that `pick` picks, with `attributes` (a named list or
 // NULL), or NULL where R's own subsetting applies: x's elements cannot be picked
 // (see viewable), or fewer than min_length are (small results are plain values,
-// as elsewhere).
-SEXP view_of(SEXP x, const Pick& pick, SEXP min_length, SEXP attributes) {
+// as elsewhere). A pending subassignment is computed first (its new version is
+// read whole by the next step of a loop anyway); warnings of that evaluation go to
+// *warnings.
+SEXP view_of(SEXP x, const Pick& pick, SEXP min_length, SEXP attributes, unsigned* warnings) {
   if (static_cast<double>(pick.length()) < Rf_asReal(min_length)) return R_NilValue;
+  if (values_of(x) == R_NilValue && state_of(x).kind == engine::NodeKind::Assign) {
+    materialize_lazy(x, warnings);
+  }
   const NodeUse use = lazy_node_use(x);
   std::unordered_map<const engine::Node*, engine::NodePtr> done;
   engine::NodePtr picked = picked_graph(use.node, pick, &done, 0);
@@ -213,11 +251,11 @@ SEXP view_of(SEXP x, const Pick& pick, SEXP min_length, SEXP attributes) {
 // vector x that `index` picks (R's subscript rules on a vector, its attributes
 // ignored), as a view (view_of).
 SEXP lazy_view_entry(SEXP x, SEXP index, SEXP min_length, SEXP attributes) {
-  return guarded([&]() -> SEXP {
+  return with_warnings([&](unsigned* warnings) -> SEXP {
     if (!viewable(x)) return R_NilValue;
     Pick pick;
     if (!pick_of(index, state_of(x).length, &pick)) return R_NilValue;
-    return view_of(x, pick, min_length, attributes);
+    return view_of(x, pick, min_length, attributes, warnings);
   });
 }
 
@@ -225,7 +263,7 @@ SEXP lazy_view_entry(SEXP x, SEXP index, SEXP min_length, SEXP attributes) {
 // attributes): the view of the elements of lazy array x that R code worked out from
 // its subscripts (R/lazy_array_views.R).
 SEXP lazy_view_block_entry(SEXP x, SEXP where, SEXP min_length, SEXP attributes) {
-  return guarded([&]() -> SEXP {
+  return with_warnings([&](unsigned* warnings) -> SEXP {
     if (!viewable(x) || TYPEOF(where) != REALSXP || XLENGTH(where) != 4) return R_NilValue;
     Pick pick;
     pick.first = static_cast<R_xlen_t>(REAL(where)[0]);
@@ -237,20 +275,22 @@ SEXP lazy_view_block_entry(SEXP x, SEXP where, SEXP min_length, SEXP attributes)
         (pick.columns > 1 && pick.step < pick.rows)) {
       throw Error("gufunc_internal_error", "a block view outside its array");
     }
-    return view_of(x, pick, min_length, attributes);
+    return view_of(x, pick, min_length, attributes, warnings);
   });
 }
 
-// .Call(C_subscript_run, index, extent): c(first, length) of the one run of
-// positions (first 0-based) that `index` picks from `extent` elements, or NULL.
-SEXP subscript_run_entry(SEXP index, SEXP extent) {
+// .Call(C_subscript_pick, index, extent): c(first, rows, columns, step) of the
+// regular runs (first 0-based) that `index` picks from `extent` elements, or NULL.
+SEXP subscript_pick_entry(SEXP index, SEXP extent) {
   return guarded([&]() -> SEXP {
     Pick pick;
     const R_xlen_t n = static_cast<R_xlen_t>(Rf_asReal(extent));
-    if (!pick_of(index, n, &pick) || pick.columns != 1) return R_NilValue;
-    SEXP out = PROTECT(alloc_vector(REALSXP, 2));
+    if (!pick_of(index, n, &pick)) return R_NilValue;
+    SEXP out = PROTECT(alloc_vector(REALSXP, 4));
     REAL(out)[0] = static_cast<double>(pick.first);
     REAL(out)[1] = static_cast<double>(pick.rows);
+    REAL(out)[2] = static_cast<double>(pick.columns);
+    REAL(out)[3] = static_cast<double>(pick.step);
     UNPROTECT(1);
     return out;
   });
@@ -264,4 +304,4 @@ SEXP subscript_run_entry(SEXP index, SEXP extent) {
 GUFUNC_CALL_ENTRY(lazy_view, gufunc::r::lazy_view_entry, 4);
 GUFUNC_CALL_ENTRY(lazy_viewable, gufunc::r::lazy_viewable_entry, 1);
 GUFUNC_CALL_ENTRY(lazy_view_block, gufunc::r::lazy_view_block_entry, 4);
-GUFUNC_CALL_ENTRY(subscript_run, gufunc::r::subscript_run_entry, 2);
+GUFUNC_CALL_ENTRY(subscript_pick, gufunc::r::subscript_pick_entry, 2);

@@ -1,0 +1,150 @@
+// Subassignment chains computed straight into their output (see assign.hpp).
+#include "engine/assign.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+namespace gufunc {
+namespace engine {
+
+namespace {
+
+// Short pieces are computed together into scratch of at most kChunk elements (one
+// evaluation, parallel over its blocks, for neighbouring pieces: the columns of an
+// interior m[2:(n-1), 2:(n-1)] are consecutive elements of the value); pieces of at
+// least kDirect elements are computed in place.
+const intptr_t kChunk = intptr_t(1) << 18;
+const intptr_t kDirect = intptr_t(1) << 15;
+
+// Elements [from, from + count) of a node's values, to be stored at `to`.
+struct Piece {
+  intptr_t from, count;
+  char* to;
+};
+
+unsigned evaluate_pieces(const NodePtr& node, const std::vector<Piece>& pieces,
+                         const EvalOptions& options) {
+  const size_t es = dtype_size(node->dtype);
+  unsigned warnings = 0;
+  std::vector<char> scratch;
+  std::vector<Run> runs;
+  std::vector<const Piece*> held;
+  intptr_t held_count = 0;
+  auto flush = [&] {
+    if (held.empty()) return;
+    scratch.resize(static_cast<size_t>(held_count) * es);
+    warnings |= evaluate_runs(node, runs, scratch.data(), options);
+    const char* from = scratch.data();
+    for (const Piece* p : held) {
+      const size_t bytes = static_cast<size_t>(p->count) * es;
+      std::memcpy(p->to, from, bytes);
+      from += bytes;
+    }
+    runs.clear();
+    held.clear();
+    held_count = 0;
+  };
+  for (const Piece& p : pieces) {
+    if (p.count <= 0) continue;
+    if (p.count >= kDirect) {
+      warnings |= evaluate(node, p.from, p.from + p.count, p.to, options);
+      continue;
+    }
+    if (held_count + p.count > kChunk) flush();
+    if (!runs.empty() && runs.back().end == p.from) {
+      runs.back().end += p.count;
+    } else {
+      runs.push_back({p.from, p.from + p.count});
+    }
+    held.push_back(&p);
+    held_count += p.count;
+  }
+  flush();
+  return warnings;
+}
+
+// The pieces of `region` within positions [begin, end): elements of the value and
+// where in `out` (which holds positions from `begin`) they go, in position order.
+std::vector<Piece> region_pieces(const Region& r, intptr_t begin, intptr_t end, char* out,
+                                 size_t es) {
+  std::vector<Piece> pieces;
+  // The first column whose run ends after `begin`.
+  const intptr_t before = begin - r.first - r.rows;
+  for (intptr_t c = before < 0 ? 0 : before / r.step + 1; c < r.columns; ++c) {
+    const intptr_t p = r.first + c * r.step;
+    if (p >= end) break;
+    const intptr_t a = std::max(p, begin), b = std::min(p + r.rows, end);
+    if (a < b) pieces.push_back({c * r.rows + (a - p), b - a, out + (a - begin) * es});
+  }
+  return pieces;
+}
+
+// The positions in [begin, end) outside `written` (region pieces in position
+// order), as pieces of the base.
+std::vector<Piece> outside(const std::vector<Piece>& written, intptr_t begin, intptr_t end,
+                           char* out, size_t es) {
+  std::vector<Piece> pieces;
+  intptr_t pos = begin;
+  for (const Piece& w : written) {
+    const intptr_t a = begin + (w.to - out) / static_cast<intptr_t>(es);
+    if (a > pos) pieces.push_back({pos, a - pos, out + (pos - begin) * es});
+    pos = a + w.count;
+  }
+  if (pos < end) pieces.push_back({pos, end - pos, out + (pos - begin) * es});
+  return pieces;
+}
+
+}  // namespace
+
+unsigned evaluate_assign(const NodePtr& root, const std::vector<Run>& runs, char* out,
+                         const EvalOptions& options) {
+  const size_t es = dtype_size(root->dtype);
+  // The writes, newest first, down to the first version that is not a write.
+  std::vector<const Node*> writes;
+  const Node* n = root.get();
+  for (; n->kind == NodeKind::Assign; n = n->children[0].get()) writes.push_back(n);
+  const Node* largest = *std::max_element(
+      writes.begin(), writes.end(),
+      [](const Node* a, const Node* b) { return a->region.count() < b->region.count(); });
+
+  // What each run needs, gathered over all runs, so each value is computed in one
+  // evaluation. Every later write stores its whole region, so the base is needed
+  // only outside the largest.
+  std::vector<Piece> base_pieces;
+  std::vector<std::vector<Piece>> write_pieces(writes.size());
+  char* to = out;
+  for (const Run& run : runs) {
+    const std::vector<Piece> not_base = region_pieces(largest->region, run.begin, run.end, to, es);
+    for (const Piece& p : outside(not_base, run.begin, run.end, to, es)) base_pieces.push_back(p);
+    for (size_t k = 0; k < writes.size(); ++k) {
+      for (const Piece& p : region_pieces(writes[k]->region, run.begin, run.end, to, es)) {
+        write_pieces[k].push_back(p);
+      }
+    }
+    to += static_cast<size_t>(run.end - run.begin) * es;
+  }
+
+  // Non-owning handles: the chain owns its nodes while root lives.
+  auto handle = [](const Node* node) { return NodePtr(std::shared_ptr<const Node>(), node); };
+  unsigned warnings = evaluate_pieces(handle(n), base_pieces, options);
+  for (size_t k = writes.size(); k-- > 0;) {
+    const Node& w = *writes[k];
+    const std::vector<Piece>& pieces = write_pieces[k];
+    if (pieces.empty()) continue;
+    const NodePtr value = handle(w.children[1].get());
+    if (value->length == 1 && w.region.count() != 1) {
+      char one[sizeof(double)];
+      warnings |= evaluate(value, 0, 1, one, options);
+      for (const Piece& p : pieces) {
+        for (intptr_t i = 0; i < p.count; ++i) std::memcpy(p.to + i * es, one, es);
+      }
+    } else {
+      warnings |= evaluate_pieces(value, pieces, options);
+    }
+  }
+  return warnings;
+}
+
+}  // namespace engine
+}  // namespace gufunc

@@ -1,0 +1,25 @@
+// Evaluation of subassignments (Assign nodes, graph.hpp). A chain of writes on a
+// base is computed over a range of positions in one pass into the output: the base
+// only where the largest write does not reach, then each write's value straight
+// into its positions, in the order R made them. A value is computed from the nodes
+// it was built from (nodes never change), not from the output, so
+// x[2:n] <- x[1:(n - 1)] + 1 gives R's shifted copy, not a running update.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/evaluate.hpp"
+#include "engine/graph.hpp"
+
+namespace gufunc {
+namespace engine {
+
+// The elements of Assign node `root` in each of `runs`, one run after another into
+// `out` (as evaluate_runs); returns the warning bits of the base and values it
+// computed. Each value is computed in one evaluation for all runs.
+unsigned evaluate_assign(const NodePtr& root, const std::vector<Run>& runs, char* out,
+                         const EvalOptions& options);
+
+}  // namespace engine
+}  // namespace gufunc
