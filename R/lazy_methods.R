@@ -98,12 +98,18 @@ mean.gufunc_lazy <- function(x, trim = 0, na.rm = FALSE, ...) {
   } else if ((!one || is.numeric(..1)) && .Call(C_lazy_viewable, x)) {
     # An array's runs from the subscripts alone; other regular picks through a
     # stand-in of the positions.
+    # (Numeric subscripts of an array that array_view() found irregular, such as a
+    # circular shift, pick no regular runs: no stand-in is needed to know that.)
     view <- NULL
+    numeric_subscripts <- FALSE
     if (!one && length(dim(x)) >= 2L) {
       args <- array_subscripts(substitute(list(...)), environment())
-      if (!is.null(args)) view <- array_view(x, args$subscripts, args$drop)
+      if (!is.null(args)) {
+        view <- array_view(x, args$subscripts, args$drop)
+        numeric_subscripts <- all(vapply(args$subscripts, function(s) is.null(s) || is.numeric(s), NA))
+      }
     }
-    if (is.null(view)) view <- lazy_view_pick(x, function(s) s[...])
+    if (is.null(view) && !numeric_subscripts) view <- lazy_view_pick(x, function(s) s[...])
     if (!is.null(view)) return(view)
   }
   # Values at hand (lazy(x), or computed): base R's subsetting on the plain values.

@@ -80,16 +80,18 @@ std::vector<Piece> region_pieces(const Region& r, intptr_t begin, intptr_t end, 
   return pieces;
 }
 
-// The positions in [begin, end) outside `written` (region pieces in position
-// order), as pieces of the base.
-std::vector<Piece> outside(const std::vector<Piece>& written, intptr_t begin, intptr_t end,
-                           char* out, size_t es) {
+// The positions in [begin, end) that none of `written` (pieces of any writes into
+// `out`, which holds positions from `begin`) reaches, as pieces of the base.
+std::vector<Piece> outside(std::vector<Piece> written, intptr_t begin, intptr_t end, char* out,
+                           size_t es) {
+  std::sort(written.begin(), written.end(),
+            [](const Piece& a, const Piece& b) { return a.to < b.to; });
   std::vector<Piece> pieces;
   intptr_t pos = begin;
   for (const Piece& w : written) {
     const intptr_t a = begin + (w.to - out) / static_cast<intptr_t>(es);
     if (a > pos) pieces.push_back({pos, a - pos, out + (pos - begin) * es});
-    pos = a + w.count;
+    pos = std::max(pos, a + w.count);
   }
   if (pos < end) pieces.push_back({pos, end - pos, out + (pos - begin) * es});
   return pieces;
@@ -104,23 +106,22 @@ unsigned evaluate_assign(const NodePtr& root, const std::vector<Run>& runs, char
   std::vector<const Node*> writes;
   const Node* n = root.get();
   for (; n->kind == NodeKind::Assign; n = n->children[0].get()) writes.push_back(n);
-  const Node* largest = *std::max_element(
-      writes.begin(), writes.end(),
-      [](const Node* a, const Node* b) { return a->region.count() < b->region.count(); });
 
   // What each run needs, gathered over all runs, so each value is computed in one
-  // evaluation. Every later write stores its whole region, so the base is needed
-  // only outside the largest.
+  // evaluation; the base only where no write reaches.
   std::vector<Piece> base_pieces;
   std::vector<std::vector<Piece>> write_pieces(writes.size());
   char* to = out;
   for (const Run& run : runs) {
-    const std::vector<Piece> not_base = region_pieces(largest->region, run.begin, run.end, to, es);
-    for (const Piece& p : outside(not_base, run.begin, run.end, to, es)) base_pieces.push_back(p);
+    std::vector<Piece> written;
     for (size_t k = 0; k < writes.size(); ++k) {
       for (const Piece& p : region_pieces(writes[k]->region, run.begin, run.end, to, es)) {
         write_pieces[k].push_back(p);
+        written.push_back(p);
       }
+    }
+    for (const Piece& p : outside(std::move(written), run.begin, run.end, to, es)) {
+      base_pieces.push_back(p);
     }
     to += static_cast<size_t>(run.end - run.begin) * es;
   }

@@ -4,8 +4,10 @@
 // (lazy(x), a materialized value, a contiguous view), a lazy input over the same
 // memory (a block view: engine/graph.hpp), not a copy; for a deferred element-wise
 // expression, the same expression over the picked elements of its operands.
-// Either way expressions on it fuse with everything else. A pending subassignment
-// (lazy_assign.cpp) is computed first, once, and viewed.
+// Either way expressions on it fuse with everything else. Of a pending
+// subassignment (lazy_assign.cpp) it views the version before, or the value
+// written, when the pick misses or lies inside the writes; else the new version is
+// computed, once, and viewed.
 #include <algorithm>
 #include <cmath>
 #include <unordered_map>
@@ -167,11 +169,60 @@ bool narrowed(engine::View* view, const Pick& pick) {
   return true;
 }
 
+// Where the runs a pick picks lie against the positions a subassignment writes.
+enum class Overlap { None, Inside, Partial };
+
+// Run [a, b) of positions against region `r`; for Inside, *at is the value's
+// element written at position a.
+Overlap run_overlap(const engine::Region& r, intptr_t a, intptr_t b, intptr_t* at) {
+  const intptr_t before = a - r.first - r.rows;
+  const intptr_t c = before < 0 ? 0 : before / r.step + 1;  // first column ending after a
+  if (c >= r.columns) return Overlap::None;
+  const intptr_t p = r.first + c * r.step;
+  if (p >= b) return Overlap::None;
+  if (a < p || b > p + r.rows) return Overlap::Partial;
+  *at = c * r.rows + (a - p);
+  return Overlap::Inside;
+}
+
+// Whether `pick` misses region `r`, lies inside it (*in_value: what it picks of the
+// written value, when that is again regular runs), or anything else (Partial).
+Overlap pick_overlap(const engine::Region& r, const Pick& pick, Pick* in_value) {
+  intptr_t first_at = 0, step_at = 0;
+  int kinds = 0;  // bit 0: a run outside, bit 1: a run inside
+  for (R_xlen_t k = 0; k < pick.columns; ++k) {
+    const intptr_t a = pick.first + k * pick.step;
+    intptr_t at = 0;
+    const Overlap o = run_overlap(r, a, a + pick.rows, &at);
+    if (o == Overlap::Partial) return Overlap::Partial;
+    kinds |= o == Overlap::None ? 1 : 2;
+    if (kinds == 3) return Overlap::Partial;
+    if (o == Overlap::None) continue;
+    if (k == 0) first_at = at;
+    if (k == 1) step_at = at - first_at;
+    if (k > 0 && at != first_at + k * step_at) return Overlap::Partial;
+  }
+  if (kinds == 1) return Overlap::None;
+  in_value->first = first_at;
+  in_value->rows = pick.rows;
+  in_value->columns = pick.columns;
+  in_value->step = step_at;
+  if (pick.columns > 1 && step_at == pick.rows) {
+    in_value->rows = pick.rows * pick.columns;
+    in_value->columns = 1;
+    in_value->step = 0;
+  }
+  return Overlap::Inside;
+}
+
 // The elements `pick` picks of `node`'s values, as a graph: an input view narrowed,
 // an element-wise map over the picked elements of its arguments (a length-1
 // argument is broadcast as before), so x[-1] of a deferred x * 2 is (view) * 2 and
-// fuses. nullptr where that does not hold (reductions over the whole, gufuncs,
-// graphs deeper than kMaxDepth: recursion on the C stack, as staging's limit).
+// fuses; of a pending subassignment, the same pick of the version before it where
+// the pick misses what it writes, or the matching pick of the value written (in
+// memory) where the pick lies inside that. nullptr where that does not hold (reductions over the
+// whole, gufuncs, a pick that meets a write in part, graphs deeper than kMaxDepth:
+// recursion on the C stack, as staging's limit).
 const int kMaxDepth = 1000;
 engine::NodePtr picked_graph(const engine::NodePtr& node, const Pick& pick,
                              std::unordered_map<const engine::Node*, engine::NodePtr>* done,
@@ -194,6 +245,24 @@ engine::NodePtr picked_graph(const engine::NodePtr& node, const Pick& pick,
     } catch (const std::exception&) {
       return nullptr;  // R's own subsetting, on the computed values
     }
+  } else if (node->kind == engine::NodeKind::Assign && depth < kMaxDepth) {
+    engine::NodePtr version = node;
+    for (; version->kind == engine::NodeKind::Assign; version = version->children[0]) {
+      Pick in_value;
+      const Overlap o = pick_overlap(version->region, pick, &in_value);
+      if (o == Overlap::Partial) return nullptr;
+      if (o == Overlap::None) continue;
+      const engine::NodePtr& value = version->children[1];
+      // A value in memory only: a view into a deferred one would compute it again
+      // for every step of a loop that reads it back (center <- grid[inner]), next
+      // to computing it for the new version.
+      if (value->kind != engine::NodeKind::Input || value->length == 1) return nullptr;
+      // Another index space: nodes picked there are not those picked here.
+      std::unordered_map<const engine::Node*, engine::NodePtr> in_value_done;
+      out = picked_graph(value, in_value, &in_value_done, depth + 1);
+      break;
+    }
+    if (version->kind != engine::NodeKind::Assign) out = picked_graph(version, pick, done, depth + 1);
   }
   if (!out) return nullptr;
   (*done)[node.get()] = out;
@@ -228,17 +297,20 @@ SEXP lazy_viewable_entry(SEXP x) {
 // The view of lazy vector x that `pick` picks, with `attributes` (a named list or
 // NULL), or NULL where R's own subsetting applies: x's elements cannot be picked
 // (see viewable), or fewer than min_length are (small results are plain values,
-// as elsewhere). A pending subassignment is computed first (its new version is
-// read whole by the next step of a loop anyway); warnings of that evaluation go to
-// *warnings.
+// as elsewhere). A pending subassignment whose writes the pick meets in part is
+// computed first (a loop reads its new version whole next anyway); warnings of
+// that evaluation go to *warnings.
 SEXP view_of(SEXP x, const Pick& pick, SEXP min_length, SEXP attributes, unsigned* warnings) {
   if (static_cast<double>(pick.length()) < Rf_asReal(min_length)) return R_NilValue;
-  if (values_of(x) == R_NilValue && state_of(x).kind == engine::NodeKind::Assign) {
-    materialize_lazy(x, warnings);
-  }
-  const NodeUse use = lazy_node_use(x);
+  NodeUse use = lazy_node_use(x);
   std::unordered_map<const engine::Node*, engine::NodePtr> done;
   engine::NodePtr picked = picked_graph(use.node, pick, &done, 0);
+  if (!picked && values_of(x) == R_NilValue && state_of(x).kind == engine::NodeKind::Assign) {
+    materialize_lazy(x, warnings);
+    use = lazy_node_use(x);
+    done.clear();
+    picked = picked_graph(use.node, pick, &done, 0);
+  }
   if (!picked) return R_NilValue;
   PROTECT(use.leaves);
   SEXP out = new_lazy_vector(std::move(picked), use.leaves, attributes);

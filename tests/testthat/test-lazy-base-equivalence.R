@@ -71,19 +71,19 @@ test_that("base R functions give plain results, not plain data with the class", 
   }
 })
 
-test_that("subassignment gives the plain result", {
+test_that("subassignment gives base R's values", {
   a <- runif(5000)
   z <- lazy(a)
   z[3] <- 1
   a2 <- a
   a2[3] <- 1
-  expect_identical(z, a2)
+  expect_identical(materialize(z), a2)
   m <- matrix(a, 100)
   lm <- lazy(m) * 2
   lm[, 1] <- lm[, 2]
   m2 <- m * 2
   m2[, 1] <- m2[, 2]
-  expect_identical(lm, m2)
+  expect_identical(materialize(lm), m2)
   l <- lazy(a)
   l[[7]] <- 0
   a3 <- a
