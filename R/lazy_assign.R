@@ -72,6 +72,7 @@ assigned_region <- function(x, dots, frame) {
   if (length(args) == 1L) {
     if (identical(args[[1L]], quote(expr = ))) return(c(0, length(x), 1, 0))
     s <- eval(call("...elt", 1L), frame)
+    if (is.numeric(s) && is.matrix(s) && ncol(s) == length(dim(x))) s <- matrix_positions(s, dim(x))
     if (!is.numeric(s) || !is.null(attributes(s))) return(NULL)
     return(.Call(C_subscript_pick, s, length(x)))
   }
@@ -81,4 +82,15 @@ assigned_region <- function(x, dots, frame) {
   runs <- array_runs(d, subscripts$subscripts)
   if (is.null(runs)) return(NULL)
   array_pick(d, runs$first, runs$n, runs$by)
+}
+
+# The positions of x[m] for a matrix m whose rows are indices of each dimension of
+# x (diag(x) <- v writes x[cbind(i, i)]), or NULL unless every index is a whole
+# number inside its dimension (R's other rules for such subscripts are left to R).
+matrix_positions <- function(m, d) {
+  if (anyNA(m) || nrow(m) == 0L) return(NULL)
+  limits <- matrix(d, nrow(m), length(d), byrow = TRUE)
+  if (any(m < 1 | m > limits | m != trunc(m))) return(NULL)
+  stride <- cumprod(c(1, d))[seq_along(d)]
+  as.vector((m - 1) %*% stride) + 1
 }

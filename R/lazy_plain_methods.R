@@ -25,7 +25,36 @@ Complex.gufunc_lazy <- function(z) base_fallback(.Generic, list(z))
 aperm.gufunc_lazy <- function(a, perm = NULL, ...) aperm(fallback_values(a, "aperm"), perm, ...)
 
 #' @export
-rep.gufunc_lazy <- function(x, ...) rep(fallback_values(x, "rep"), ...)
+rep.gufunc_lazy <- function(x, ...) {
+  view <- rep_view(x, list(...))
+  if (!is.null(view)) return(view)
+  rep(fallback_values(x, "rep"), ...)
+}
+
+# rep(x, times = k), rep(x, each = k) and rep(x, <k for every element>) of a lazy x
+# without attributes, with a large result: a view that reads x's values k times
+# (src/r/lazy_view.cpp), not a copy; so outer(x, y, f), which repeats both, fuses
+# f. NULL for anything else (base R's rep() on the values).
+rep_view <- function(x, args) {
+  spec <- function(times = 1, length.out = NA, each = 1) list(times, length.out, each)
+  a <- tryCatch(do.call(spec, args), error = function(e) NULL)
+  n <- length(x)
+  if (is.null(a) || !identical(a[[2L]], NA) || n < 2L || !is.null(attributes(unclass(x))) ||
+      !typeof(x) %in% c("double", "integer", "logical")) {
+    return(NULL)
+  }
+  times <- a[[1L]]
+  each <- a[[3L]]
+  whole <- function(k) is.numeric(k) && length(k) == 1L && !is.na(k) && k >= 1 && k == trunc(k)
+  if (is.numeric(times) && length(times) == n && n > 1L && identical(each, 1) &&
+      whole(times[1L]) && all(times == times[1L])) {
+    each <- times[1L]
+    times <- 1
+  }
+  if (!whole(times) || !whole(each) || (times > 1 && each > 1)) return(NULL)
+  if (n * times * each < max(lazy_min_length(), 2)) return(NULL)
+  .Call(C_lazy_rep_view, materialize(x), times, each)
+}
 
 #' @export
 anyNA.gufunc_lazy <- function(x, recursive = FALSE) anyNA(fallback_values(x, "anyNA"), recursive)

@@ -52,7 +52,7 @@ class Linearizer {
         // Input nodes viewing the same elements (a plain vector given to several
         // operations) are one value: read once per block, listed once in plans.
         const View& v = n->view;
-        const auto view = std::make_tuple(v.data, v.dtype, v.length, v.rows, v.column_step);
+        const auto view = std::make_tuple(v.data, v.dtype, v.length, v.rows, v.column_step, v.each);
         const auto seen = inputs_.find(view);
         ids_[key] = seen != inputs_.end()
                         ? seen->second
@@ -96,9 +96,9 @@ class Linearizer {
       const std::string operand = "operand " + std::to_string(k + 1) + " of `" + name + "`";
       if (c->kind == NodeKind::Scalar) {
         args.push_back(constant(c, want));
-      } else if (c->kind == NodeKind::Input && c->view.is_block()) {
+      } else if (c->kind == NodeKind::Input && (c->view.is_block() || c->view.each > 1)) {
         args.push_back(stage(c, want, 0,
-                             operand + " is a block of a matrix, copied whole first: "
+                             operand + " is a block or repetition of a vector, copied whole first: "
                                        "a gufunc reads its operands in place"));
       } else if (c->kind == NodeKind::Input && same_storage(c->dtype, want)) {
         args.push_back(value_of(c, w));
@@ -196,7 +196,8 @@ class Linearizer {
   Batch& b_;
   std::map<Key, int> ids_;
   // Input values by the view they read.
-  std::map<std::tuple<const char*, gufunc_dtype, intptr_t, intptr_t, intptr_t>, int> inputs_;
+  std::map<std::tuple<const char*, gufunc_dtype, intptr_t, intptr_t, intptr_t, intptr_t>, int>
+      inputs_;
   std::map<std::tuple<int, int, intptr_t>, int> casts_;
 };
 

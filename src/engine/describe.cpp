@@ -110,7 +110,11 @@ void add_batches(const Node& root, const EvalOptions& options, Plan* plan,
     const View& view = v.node->view;
     std::string text =
         std::string(dtype_name(v.dtype)) + "[" + std::to_string(v.node->length) + "]";
-    if (view.is_block()) {
+    if (view.each > 1) {
+      text += " (view: each element " + std::to_string(view.each) + " times)";
+    } else if (view.is_block() && view.column_step == 0) {
+      text += " (view: " + std::to_string(view.rows) + " elements, repeated)";
+    } else if (view.is_block()) {
       text += " (view: " + std::to_string(view.length / view.rows) + " columns of " +
               std::to_string(view.rows) + ")";
     }

@@ -47,10 +47,22 @@ Node::~Node() {
   }
 }
 
+bool View::in_place(intptr_t pos, intptr_t count, bool* repeated) const {
+  *repeated = false;
+  if (each > 1) {
+    *repeated = pos / each == (pos + count - 1) / each;
+    return *repeated;
+  }
+  return !is_block() || pos % rows + count <= rows;
+}
+
 intptr_t View::span_bytes() const {
   const intptr_t size = static_cast<intptr_t>(dtype_size(dtype));
-  if (!is_block() || length == 0) return length * size;
-  return ((length - 1) / rows * column_step + rows) * size;
+  if (length == 0) return 0;
+  const intptr_t distinct = (length - 1) / each + 1;  // elements of memory read
+  if (!is_block()) return distinct * size;
+  if (column_step == 0) return std::min(distinct, rows) * size;
+  return ((distinct - 1) / rows * column_step + rows) * size;
 }
 
 void read_view(const View& view, intptr_t begin, intptr_t end, char* out) {
@@ -58,6 +70,16 @@ void read_view(const View& view, intptr_t begin, intptr_t end, char* out) {
   if (end <= begin) return;  // an empty input may have no data pointer at all
   if (view.length == 1) {
     for (intptr_t i = begin; i < end; ++i) std::memcpy(out + (i - begin) * size, view.data, size);
+    return;
+  }
+  if (view.each > 1) {
+    // Runs of one repeated element.
+    for (intptr_t i = begin; i < end;) {
+      const intptr_t run = std::min(view.each - i % view.each, end - i);
+      const char* from = view_element(view, i, size);
+      for (intptr_t k = 0; k < run; ++k) std::memcpy(out + (i - begin + k) * size, from, size);
+      i += run;
+    }
     return;
   }
   if (!view.is_block()) {

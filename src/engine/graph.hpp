@@ -32,7 +32,9 @@ const char* reduction_name(Reduction r);
 // `offset` (in bytes from the buffer's start) identify what the view shares with
 // other views, for the blockability rule. With `rows` > 0 the elements are a block
 // of a column-major matrix (x[i:j, k:l]): columns of `rows` elements, each
-// `column_step` elements after the previous one; otherwise they are contiguous.
+// `column_step` elements after the previous one (0: the same column again, as
+// rep(x, times = k) reads x); otherwise they are contiguous. With `each` > 1 every
+// one of those elements is read `each` times in a row (rep(x, each = k)).
 struct View {
   const char* data = nullptr;
   gufunc_dtype dtype = GUFUNC_DOUBLE;
@@ -41,14 +43,19 @@ struct View {
   intptr_t offset = 0;
   intptr_t rows = 0;
   intptr_t column_step = 0;
+  intptr_t each = 1;
 
   bool is_block() const { return rows > 0; }
+  // Whether elements [pos, pos + count) are consecutive in memory, or one element
+  // repeated (*repeated).
+  bool in_place(intptr_t pos, intptr_t count, bool* repeated) const;
   // Bytes from `data` to the end of the last element.
   intptr_t span_bytes() const;
 };
 
 // Where element i of `view` is.
 inline const char* view_element(const View& view, intptr_t i, size_t size) {
+  if (view.each > 1) i /= view.each;
   if (!view.is_block()) return view.data + i * static_cast<intptr_t>(size);
   return view.data +
          (i % view.rows + i / view.rows * view.column_step) * static_cast<intptr_t>(size);

@@ -141,6 +141,7 @@ bool pick_of(SEXP index, R_xlen_t length, Pick* pick) {
 // be whole columns of it, one run.
 bool narrowed(engine::View* view, const Pick& pick) {
   const intptr_t size = static_cast<intptr_t>(dtype_size(view->dtype));
+  if (view->each > 1 || (view->is_block() && view->column_step == 0)) return false;  // rep()
   if (!view->is_block()) {
     const intptr_t skipped = static_cast<intptr_t>(pick.first) * size;
     view->data += skipped;
@@ -368,6 +369,32 @@ SEXP subscript_pick_entry(SEXP index, SEXP extent) {
   });
 }
 
+// .Call(C_lazy_rep_view, values, times, each): rep(values, times = times) (each
+// == 1) or rep(values, each = each) (times == 1) of plain vector `values` (of
+// length >= 2), as a lazy view of its memory: outer(x, y, f) reads x and y this way,
+// so f(x, y) fuses without the two n * m copies.
+SEXP lazy_rep_view_entry(SEXP values, SEXP times, SEXP each) {
+  return guarded([&]() -> SEXP {
+    const double k = Rf_asReal(times), e = Rf_asReal(each);
+    const double n = static_cast<double>(XLENGTH(values));
+    if (n < 2 || !(k >= 1 && e >= 1) || (k > 1 && e > 1) || n * k * e > 4503599627370496.0) {
+      throw Error("gufunc_internal_error", "a repetition view of another shape");
+    }
+    engine::View view = input_node(values, 1)->view;
+    view.length = static_cast<intptr_t>(n * k * e);
+    if (k > 1) {
+      view.rows = static_cast<intptr_t>(n);
+      view.column_step = 0;
+    }
+    view.each = static_cast<intptr_t>(e);
+    SEXP leaves = PROTECT(alloc_vector(VECSXP, 1));
+    SET_VECTOR_ELT(leaves, 0, values);
+    SEXP out = new_lazy_vector(engine::make_input(view), leaves, R_NilValue);
+    UNPROTECT(1);
+    return out;
+  });
+}
+
 }  // namespace
 
 }  // namespace r
@@ -376,4 +403,5 @@ SEXP subscript_pick_entry(SEXP index, SEXP extent) {
 GUFUNC_CALL_ENTRY(lazy_view, gufunc::r::lazy_view_entry, 4);
 GUFUNC_CALL_ENTRY(lazy_viewable, gufunc::r::lazy_viewable_entry, 1);
 GUFUNC_CALL_ENTRY(lazy_view_block, gufunc::r::lazy_view_block_entry, 4);
+GUFUNC_CALL_ENTRY(lazy_rep_view, gufunc::r::lazy_rep_view_entry, 3);
 GUFUNC_CALL_ENTRY(subscript_pick, gufunc::r::subscript_pick_entry, 2);

@@ -1,0 +1,45 @@
+# rep() of a lazy vector as a view that reads it again (times) or each element
+# several times (each), and outer(), which repeats both of its operands.
+
+test_that("rep() views give base R's values", {
+  x <- runif(1500)
+  i <- sample(c(1:9, NA), 1500, TRUE)
+  for_engine_settings({
+    for (v in list(x, i, i > 4)) {
+      lv <- lazy(v)
+      expect_identical(materialize(rep(lv, 3)), rep(v, 3))
+      expect_identical(materialize(rep(lv, times = 2)), rep(v, times = 2))
+      expect_identical(materialize(rep(lv, each = 3)), rep(v, each = 3))
+      expect_identical(materialize(rep(lv, rep.int(2L, 1500))), rep(v, rep.int(2L, 1500)))
+      expect_identical(materialize(rep(lv, each = 2) * 2L), rep(v, each = 2) * 2L)
+    }
+  })
+  lx <- lazy(x)
+  expect_true(is_lazy(rep(lx, 3)))
+  # Other forms are base R's, with base R's errors.
+  expect_identical(rep(lx, 1:1500), rep(x, 1:1500))
+  expect_identical(rep(lx, length.out = 2000), rep(x, length.out = 2000))
+  expect_identical(rep(lx, times = 2, each = 2), rep(x, times = 2, each = 2))
+  expect_identical(rep(lazy(c(a = 1, b = 2)), 600), rep(c(a = 1, b = 2), 600))
+  expect_error(rep(lx, times = -1), "invalid 'times' argument")
+  expect_identical(rep(lx, 0), rep(x, 0))
+})
+
+test_that("outer() of lazy vectors fuses with what follows and gives base R's values", {
+  x <- runif(300)
+  y <- runif(200)
+  lx <- lazy(x)
+  ly <- lazy(y)
+  for_engine_settings({
+    expect_identical(materialize(outer(lx, ly, "-")), outer(x, y, "-"))
+    expect_identical(materialize(outer(lx, ly, "/")), outer(x, y, "/"))
+    expect_identical(materialize(outer(lx, ly, pmax)), outer(x, y, pmax))
+    r <- sqrt(outer(lx, lx, "-")^2 + outer(ly[1:300 %% 200 + 1], ly[1:300 %% 200 + 1], "-")^2)
+    expect_identical(materialize(r),
+                     sqrt(outer(x, x, "-")^2 + outer(y[1:300 %% 200 + 1], y[1:300 %% 200 + 1], "-")^2))
+    expect_identical(sum(outer(lx, ly, "-")), sum(outer(x, y, "-")))
+  })
+  plan <- paste(capture.output(print(lazy_plan(outer(lx, ly, "-") * 2))), collapse = "\n")
+  expect_match(plan, "each element 300 times", fixed = TRUE)
+  expect_match(plan, "1 kernel", fixed = TRUE)
+})
