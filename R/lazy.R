@@ -65,12 +65,24 @@
 #' installed (R loads it); for a session without gufunc, save `materialize(x)`.
 #'
 #' `ifelse()` with a lazy logical test is deferred and fused too (see [base_masks]).
-#' Subassignment (`x[i] <- v`) makes one copy of `x`'s values, as base R does of a
-#' shared vector; when it writes at least half of a large `x` the new version is
-#' lazy (a loop's next step reads it through views), otherwise plain.
+#' Subassignment to a lazy `x` whose subscripts pick regular runs (`x[a:b] <- v`,
+#' `x[-1] <- v`, `x[] <- v`, `m[i:j, k:l] <- v`, `m[, c(1, n)] <- v`,
+#' `a[, , k] <- v`, `diag(m) <- v`) with a value of `x`'s type or a lower one, of
+#' the region's length or length 1, is deferred: the result is a new lazy version of
+#' `x` (other references to the old `x` are unchanged, as in base R), computed when
+#' needed in one pass into its own memory, with a deferred `v` computed straight into
+#' the positions it goes to. Subsets of the new version read the old version or
+#' `v` where they do not meet a write in part. After 16 writes wait on one value,
+#' the next is base R's on the computed values and gives a plain result (a loop of
+#' small writes then runs as base R's, in place). Other subassignments (masks,
+#' names, positions past the end, values of a higher type or to be recycled) are
+#' base R's, on one copy of the values; the result is lazy when it writes at least
+#' half of a large `x`, otherwise plain. `rep(x, n)` and `rep(x, each = n)` of a
+#' lazy vector read `x` again instead of copying it, so `outer(x, y, f)` of lazy
+#' vectors fuses `f` with what follows.
 #'
 #' Base R functions give base R's plain result: `t()`, `diff()`, `aperm()`,
-#' `rep()`, `is.na()`, `Re()` and the like compute on the values, and gufunc's
+#' other forms of `rep()`, `is.na()`, `Re()` and the like compute on the values, and gufunc's
 #' versions of `pmax()`, `pmin()`, `choose()` and other functions that would keep
 #' the class do the same ([base_masks]). Functions
 #' that copy every attribute of their first argument without dispatching and that

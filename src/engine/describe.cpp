@@ -19,8 +19,7 @@ void add_batches(const Node& root, const EvalOptions& options, Plan* plan,
                  std::unordered_set<const char*>* inputs_seen);
 
 std::string region_text(const Region& r) {
-  const std::string elements =
-      std::to_string(r.rows) + (r.rows == 1 ? " element" : " elements");
+  const std::string elements = std::to_string(r.rows) + (r.rows == 1 ? " element" : " elements");
   const std::string from = " from position " + std::to_string(r.first + 1);
   if (r.columns == 1) return elements + from;
   return std::to_string(r.columns) + " runs of " + elements + ", " + std::to_string(r.step) +

@@ -220,9 +220,14 @@ NodePtr make_reduce(Reduction r, bool na_rm, NodePtr arg) {
 NodePtr make_assign(NodePtr base, NodePtr value, const Region& region) {
   const intptr_t count =
       checked_mul(region.rows, region.columns, [] { return std::string("the assigned region"); });
-  const bool inside = region.first >= 0 && region.rows >= 1 && region.columns >= 1 &&
-                      (region.columns == 1 || region.step >= region.rows) &&
-                      region.first + (region.columns - 1) * region.step + region.rows <= base->length;
+  const bool shaped = region.first >= 0 && region.rows >= 1 && region.columns >= 1 &&
+                      (region.columns == 1 || region.step >= region.rows);
+  const bool inside =
+      shaped && region.first +
+                        checked_mul(region.columns - 1, region.step,
+                                    [] { return std::string("the assigned region"); }) +
+                        region.rows <=
+                    base->length;
   if (!inside || base->kind == NodeKind::Reduce || value->kind == NodeKind::Reduce) {
     throw Error("gufunc_internal_error", "a subassignment outside its vector");
   }

@@ -263,7 +263,8 @@ engine::NodePtr picked_graph(const engine::NodePtr& node, const Pick& pick,
       out = picked_graph(value, in_value, &in_value_done, depth + 1);
       break;
     }
-    if (version->kind != engine::NodeKind::Assign) out = picked_graph(version, pick, done, depth + 1);
+    if (version->kind != engine::NodeKind::Assign)
+      out = picked_graph(version, pick, done, depth + 1);
   }
   if (!out) return nullptr;
   (*done)[node.get()] = out;

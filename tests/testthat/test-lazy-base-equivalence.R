@@ -121,7 +121,7 @@ test_that("lazy(x) hands R the data of x: no copy, no evaluation", {
   expect_identical(materialize(lm[2:999, 2:99]), m[2:999, 2:99]) # views: lazy-views.R
   expect_identical(materialize(lm[-1, ]), m[-1, ])
   expect_identical(materialize(la[-1]), a[-1]) # a view: lazy-views.R
-  expect_identical(rep(la, each = 2), rep(a, each = 2))
+  expect_identical(materialize(rep(la, each = 2)), rep(a, each = 2)) # a view: lazy-rep.R
   # x changed afterwards: the lazy value keeps the values it was given.
   b <- runif(1e5)
   b1 <- b[1]
