@@ -81,10 +81,10 @@
 #' lazy vector read `x` again instead of copying it, so `outer(x, y, f)` of lazy
 #' vectors fuses `f` with what follows.
 #'
-#' Base R functions give base R's plain result: `t()`, `diff()`, `aperm()`,
-#' other forms of `rep()`, `is.na()`, `Re()` and the like compute on the values, and gufunc's
-#' versions of `pmax()`, `pmin()`, `choose()` and other functions that would keep
-#' the class do the same ([base_masks]). Functions
+#' Base R functions give base R's plain result: `t()`, `diff()`, `aperm()`, other
+#' forms of `rep()`, `is.na()`, `Re()` and the like compute on the values, and
+#' gufunc's versions of `pmax()`, `pmin()`, `choose()` and other functions that
+#' would keep the class do the same ([base_masks]). Functions
 #' that copy every attribute of their first argument without dispatching and that
 #' gufunc does not mask (`stats::dnorm()` and the other distribution functions,
 #' `stats::fft()`, `storage.mode<-`, `signif(digits = , x = )` with the arguments

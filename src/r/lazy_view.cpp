@@ -221,9 +221,9 @@ Overlap pick_overlap(const engine::Region& r, const Pick& pick, Pick* in_value) 
 // argument is broadcast as before), so x[-1] of a deferred x * 2 is (view) * 2 and
 // fuses; of a pending subassignment, the same pick of the version before it where
 // the pick misses what it writes, or the matching pick of the value written (in
-// memory) where the pick lies inside that. nullptr where that does not hold (reductions over the
-// whole, gufuncs, a pick that meets a write in part, graphs deeper than kMaxDepth:
-// recursion on the C stack, as staging's limit).
+// memory) where the pick lies inside that. nullptr where that does not hold
+// (reductions over the whole, gufuncs, a pick that meets a write in part, graphs
+// deeper than kMaxDepth: recursion on the C stack, as staging's limit).
 const int kMaxDepth = 1000;
 engine::NodePtr picked_graph(const engine::NodePtr& node, const Pick& pick,
                              std::unordered_map<const engine::Node*, engine::NodePtr>* done,
