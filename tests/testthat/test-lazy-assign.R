@@ -183,3 +183,42 @@ test_that("diag<- and matrix subscripts on the diagonal are deferred", {
   expect_identical(lazy_outcome({ x <- lazy(m); x[cbind(NA, 1)] <- 0; x }),
                    base_outcome({ x <- m; x[cbind(NA, 1)] <- 0; x }))
 })
+
+test_that("the value grid goes through subassignment bit for bit", {
+  rank <- function(type) match(type, names(value_grid))
+  for (tx in names(value_grid)) {
+    x <- rep_len(value_grid[[tx]], 2000)
+    for (tv in names(value_grid)) {
+      v <- rev(rep_len(value_grid[[tv]], 1000))
+      # A value of a higher type changes x's type: base R's subassignment.
+      expect_assign_like_base(x, function(y) { y[501:1500] <- v; y },
+                              lazy_result = rank(tv) <= rank(tx))
+      # A deferred value of the same or a lower type.
+      lv <- lazy(rep_len(value_grid[[tv]], 2000))
+      expect_assign_like_base(x, function(y) { y[] <- lv; y }, lazy_result = FALSE)
+    }
+  }
+  # NaN payloads and signs, and -0, as base R writes them.
+  x <- rep_len(grid_double, 2000)
+  nan <- rep_len(c(grid_nan_bits, -0), 1998)
+  got <- lazy(x)
+  got[3:2000] <- nan
+  want <- x
+  want[3:2000] <- nan
+  expect_true(identical_bits(materialize(got), want))
+})
+
+test_that("values from gufuncs and integer overflow warnings", {
+  a <- matrix(runif(40 * 40), 40)
+  got <- lazy(matrix(0, 80, 80))
+  got[1:40, 41:80] <- matmul(lazy(a), lazy(a))
+  want <- matrix(0, 80, 80)
+  want[1:40, 41:80] <- a %*% a
+  expect_true(is_lazy(got))
+  expect_equal(materialize(got), want, tolerance = 1e-12)
+  i <- rep(.Machine$integer.max, 2000L)
+  y <- lazy(integer(2000))
+  y[1:2000] <- lazy(i) + 1L
+  expect_warning(v <- materialize(y), "NAs produced by integer overflow")
+  expect_identical(v, rep(NA_integer_, 2000))
+})
