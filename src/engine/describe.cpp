@@ -38,19 +38,24 @@ void add_assigns(const Node& root, const EvalOptions& options, Plan* plan,
   };
   PlanKernel step;
   if (computed(*base)) add_batches(*base, options, plan, inputs_seen);
-  step.instructions.push_back("copy of the " + std::to_string(base->length) +
-                              " elements no write reaches");
+  step.instructions.push_back("the version before (" + std::to_string(base->length) +
+                              " elements), where no write reaches");
   for (auto it = writes.rbegin(); it != writes.rend(); ++it) {
     const Node& value = *(*it)->children[1];
-    if (computed(value)) add_batches(value, options, plan, inputs_seen);
+    if (computed(value)) {
+      const size_t before = plan->kernels.size();
+      add_batches(value, options, plan, inputs_seen);
+      if (plan->kernels.size() > before) {
+        plan->kernels.back().split_reason =
+            "none: its values go into the new version's positions as they are computed, "
+            "a cache-sized chunk at a time";
+      }
+    }
     step.instructions.push_back("`[<-` of " + region_text((*it)->region) +
-                                (computed(value) ? " (computed straight into the result)" : ""));
+                                (computed(value) ? ", computed by the kernel before" : ""));
     plan->bytes_written += static_cast<double>((*it)->region.count()) * dtype_size(root.dtype);
   }
   step.notes.push_back("a subassignment: the new version is written once, in its own memory");
-  if (!plan->kernels.empty() && plan->kernels.back().split_reason.empty()) {
-    plan->kernels.back().split_reason = "the values are written into a new version of the vector";
-  }
   plan->kernels.push_back(step);
 }
 

@@ -114,7 +114,8 @@ test_that("the Jacobi loop of the issue fuses and gives base R's grid and delta"
   plan <- lazy_plan(jacobi(G, 1)$grid)
   text <- paste(capture.output(print(plan)), collapse = "\n")
   expect_match(text, "`[<-` of 60 runs of 60 elements", fixed = TRUE)
-  expect_match(text, "computed straight into the result", fixed = TRUE)
+  expect_match(text, "computed by the kernel before", fixed = TRUE)
+  expect_match(text, "as they are computed", fixed = TRUE)
 })
 
 test_that("long loops of subassignments keep memory and graphs bounded", {
