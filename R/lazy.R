@@ -79,7 +79,9 @@
 #' base R's, on one copy of the values; the result is lazy when it writes at least
 #' half of a large `x`, otherwise plain. `rep(x, n)` and `rep(x, each = n)` of a
 #' lazy vector read `x` again instead of copying it, so `outer(x, y, f)` of lazy
-#' vectors fuses `f` with what follows.
+#' vectors fuses `f` with what follows. `as.vector()`, `as.double()` (or
+#' `as.numeric()`), `as.integer()` and `as.logical()` keep a lazy value lazy when
+#' they change only its attributes or turn integers or logicals into doubles.
 #'
 #' Base R functions give base R's plain result: `t()`, `diff()`, `aperm()`, other
 #' forms of `rep()`, `is.na()`, `Re()` and the like compute on the values, and

@@ -1,0 +1,42 @@
+# as.vector(), as.double() (as.numeric()), as.integer() and as.logical() of a lazy
+# value. Base R drops every attribute and converts the type; when that changes only
+# the attributes, or turns integer or logical values into doubles, the result stays
+# lazy (deferred: adding a double 0 is exact for every integer and turns NA into
+# NA_real_, as as.double() does). Other conversions are base R's, on the values.
+
+#' @export
+as.vector.gufunc_lazy <- function(x, mode = "any") {
+  type <- switch(mode, any = typeof(x), numeric = , double = "double", integer = "integer",
+                 logical = "logical", NULL)
+  v <- if (is.null(type)) NULL else lazy_as(x, type)
+  if (is.null(v)) as.vector(fallback_values(x, "as.vector"), mode) else v
+}
+
+#' @export
+as.double.gufunc_lazy <- function(x, ...) {
+  v <- lazy_as(x, "double")
+  if (is.null(v)) as.double(fallback_values(x, "as.double"), ...) else v
+}
+
+#' @export
+as.integer.gufunc_lazy <- function(x, ...) {
+  v <- lazy_as(x, "integer")
+  if (is.null(v)) as.integer(fallback_values(x, "as.integer"), ...) else v
+}
+
+#' @export
+as.logical.gufunc_lazy <- function(x, ...) {
+  v <- lazy_as(x, "logical")
+  if (is.null(v)) as.logical(fallback_values(x, "as.logical"), ...) else v
+}
+
+# x without attributes, as type `type`, still lazy where that needs no kernel but
+# `+`; NULL for base R to convert.
+lazy_as <- function(x, type) {
+  if (!identical(oldClass(x), "gufunc_lazy") || !is_lazy(x)) return(NULL)
+  from <- typeof(x)
+  bare <- .Call(C_lazy_with_attributes, x, NULL)
+  if (from == type) return(bare)
+  if (type == "double" && from %in% c("integer", "logical")) return(bare + 0)
+  NULL
+}

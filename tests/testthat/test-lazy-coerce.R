@@ -1,0 +1,33 @@
+# as.vector() and as.double()/as.integer()/as.logical() of lazy values: base R's
+# values and attributes; lazy where only attributes change or integers become
+# doubles.
+
+test_that("conversions give base R's values and keep the value lazy where they can", {
+  m <- matrix(runif(3000), 30, dimnames = list(letters[1:30], NULL))
+  i <- matrix(sample(c(1:9, NA), 3000, TRUE), 30)
+  l <- i > 4
+  for_engine_settings({
+    for (v in list(m, i, l)) {
+      y <- lazy(v) * 1L # deferred, of the type of v * 1L
+      base <- v * 1L
+      for (convert in list(as.vector, as.double, as.numeric,
+                           function(z) as.vector(z, "numeric"),
+                           function(z) as.vector(z, "double"))) {
+        got <- convert(y)
+        expect_true(is_lazy(got))
+        expect_identical(materialize(got), convert(base))
+      }
+      expect_identical(materialize(as.vector(lazy(v))), as.vector(v))
+    }
+    expect_true(is_lazy(as.integer(lazy(i))))
+    expect_identical(materialize(as.integer(lazy(i))), as.integer(i))
+    expect_identical(materialize(as.logical(lazy(l))), as.logical(l))
+  })
+  # Conversions that need a kernel gufunc has not: base R's, plain.
+  y <- lazy(m) * 3
+  expect_identical(as.integer(y), as.integer(m * 3))
+  expect_identical(as.logical(y), as.logical(m * 3))
+  expect_identical(as.vector(y, "list"), as.vector(m * 3, "list"))
+  expect_identical(as.vector(y, "character"), as.vector(m * 3, "character"))
+  expect_identical(as.vector(lazy(i), "logical"), as.vector(i, "logical"))
+})
