@@ -8,7 +8,7 @@
 #' size, so a loop that computes one large result per step does not pay that cost
 #' at every step. R frees memory when it collects garbage, by its own measure and
 #' rarely for a few large vectors; a deferred subassignment on a lazy value (each
-#' makes a new version with its own memory) first runs [gc()] when 64 MB of fresh
+#' makes a new version with its own memory) first runs [gc()] when 32 MB of fresh
 #' memory went to large results since it last did, so the versions a loop dropped
 #' give their buffers back.
 #'

@@ -29,9 +29,9 @@ const size_t kHeader = 64;
 const double kMegabyte = 1048576.0;
 const double kDefaultPoolMegabytes = 256;
 const double kMaxPoolMegabytes = 1048576.0;  // 1 TiB: more is certainly a typo
-// Fresh memory for large results since R last collected garbage (see alloc_output).
+// Fresh memory for large results since R last collected garbage (collection_due).
 size_t fresh_bytes = 0;
-const size_t kCollectAfterFresh = size_t(64) << 20;
+const size_t kCollectAfterFresh = size_t(32) << 20;
 
 void* fresh_block(size_t capacity) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
