@@ -223,3 +223,19 @@ test_that("values from gufuncs and integer overflow warnings", {
   expect_warning(v <- materialize(y), "NAs produced by integer overflow")
   expect_identical(v, rep(NA_integer_, 2000))
 })
+
+test_that("a pending subassignment is read by reductions, gufuncs and ifelse", {
+  m <- matrix(runif(50 * 50) - 0.5, 50)
+  L <- lazy(m)
+  L[2:49, 2:49] <- L[1:48, 3:50] * 2
+  want <- m
+  want[2:49, 2:49] <- m[1:48, 3:50] * 2
+  for_engine_settings({
+    expect_identical(sum(L), sum(want))
+    expect_identical(mean(L * L), mean(want * want))
+    expect_identical(range(L), range(want))
+    expect_identical(materialize(ifelse(L > 0, L, -L)), ifelse(want > 0, want, -want))
+  })
+  expect_equal(materialize(matmul(L, L)), want %*% want, tolerance = 1e-12)
+  expect_identical(materialize(t(L)), t(want))
+})
