@@ -6,11 +6,7 @@
 #' machines that return freed memory to their host. When R frees such a result,
 #' gufunc keeps its memory and gives it to the next large result of about the same
 #' size, so a loop that computes one large result per step does not pay that cost
-#' at every step. R frees memory when it collects garbage, by its own measure and
-#' rarely for a few large vectors; a deferred subassignment on a lazy value (each
-#' makes a new version with its own memory) first runs [gc()] when 32 MB of fresh
-#' memory went to large results since it last did, so the versions a loop dropped
-#' give their buffers back.
+#' at every step.
 #'
 #' Option `gufunc.buffer_pool` bounds the memory kept, in megabytes (default 256;
 #' `0` keeps none); the oldest buffers are freed first. The kept memory counts in

@@ -7,9 +7,6 @@
 
 #' @export
 `[<-.gufunc_lazy` <- function(x, ..., value) {
-  # Each version has its own memory: the buffers of versions a loop dropped return
-  # to the pool when R collects them (src/r/output_alloc.cpp).
-  if (.Call(C_collection_due)) gc(verbose = FALSE)
   y <- deferred_assign(x, substitute(list(...)), environment(), value)
   if (!is.null(y)) return(y)
   # An ordinary copy, changed in place: one copy, as base R's x[i] <- v makes of a

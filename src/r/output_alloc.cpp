@@ -29,9 +29,6 @@ const size_t kHeader = 64;
 const double kMegabyte = 1048576.0;
 const double kDefaultPoolMegabytes = 256;
 const double kMaxPoolMegabytes = 1048576.0;  // 1 TiB: more is certainly a typo
-// Fresh memory for large results since R last collected garbage (collection_due).
-size_t fresh_bytes = 0;
-const size_t kCollectAfterFresh = size_t(32) << 20;
 
 void* fresh_block(size_t capacity) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
@@ -55,7 +52,6 @@ void* large_alloc(R_allocator_t*, size_t size) {
   size_t capacity = 0;
   void* block = result_pool().take(wanted, &capacity);
   if (block == nullptr) {
-    fresh_bytes += wanted;
     block = fresh_block(wanted);
     if (block == nullptr) {  // the kept buffers may be what is missing
       result_pool().release();
@@ -91,21 +87,6 @@ size_t pool_limit_setting() {
   return static_cast<size_t>(std::floor(mb * kMegabyte));
 }
 
-// .Call(C_collection_due): TRUE once kCollectAfterFresh bytes of fresh memory went
-// to large results since it last said so. Versions of lazy values that a loop no
-// longer refers to (x[i] <- v makes one per step) hold their buffers until R
-// collects garbage, which R does by its own measure, rarely for a few large
-// vectors; fresh memory costs page faults (on the development VM 2-3 ms per MB, as
-// the host faults it in again). R code collects at a safe point when this says so
-// (R/lazy_assign.R), which gives the dead versions' buffers back to the pool.
-SEXP collection_due_entry() {
-  return guarded([&]() -> SEXP {
-    const bool due = fresh_bytes >= kCollectAfterFresh;
-    if (due) fresh_bytes = 0;
-    return Rf_ScalarLogical(due);
-  });
-}
-
 // .Call(C_result_pool, release): applies the option, frees the kept buffers when
 // `release` is TRUE, and returns c(buffers, megabytes, limit_megabytes).
 SEXP result_pool_entry(SEXP release) {
@@ -134,4 +115,3 @@ SEXP alloc_output(SEXPTYPE type, R_xlen_t n) {
 }  // namespace gufunc
 
 GUFUNC_CALL_ENTRY(result_pool, gufunc::r::result_pool_entry, 1);
-GUFUNC_CALL_ENTRY(collection_due, gufunc::r::collection_due_entry, 0);

@@ -6,29 +6,12 @@
 namespace gufunc {
 namespace r {
 
-namespace {
-
-// A kept block fits `bytes` when it is at most a quarter larger: a much larger one
-// would sit mostly unused.
-bool fits(size_t capacity, size_t bytes) {
-  return capacity >= bytes && capacity - bytes <= bytes / 4;
-}
-
-}  // namespace
-
-bool ResultPool::has(size_t bytes) const {
-  for (const Kept& k : kept_) {
-    if (fits(k.capacity, bytes)) return true;
-  }
-  return false;
-}
-
 void* ResultPool::take(size_t bytes, size_t* capacity) {
-  // The smallest kept block that fits.
+  // The smallest kept block that fits: a much larger one would sit mostly unused.
   size_t best = kept_.size();
   for (size_t i = 0; i < kept_.size(); ++i) {
     const size_t c = kept_[i].capacity;
-    if (!fits(c, bytes)) continue;
+    if (c < bytes || c - bytes > bytes / 4) continue;
     if (best == kept_.size() || c < kept_[best].capacity) best = i;
   }
   if (best == kept_.size()) return nullptr;
