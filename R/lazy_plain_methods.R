@@ -47,7 +47,7 @@ rep_view <- function(x, args) {
   each <- a[[3L]]
   whole <- function(k) is.numeric(k) && length(k) == 1L && !is.na(k) && k >= 1 && k == trunc(k)
   if (is.numeric(times) && length(times) == n && n > 1L && identical(each, 1) &&
-      whole(times[1L]) && all(times == times[1L])) {
+      whole(times[1L]) && isTRUE(all(times == times[1L]))) {
     each <- times[1L]
     times <- 1
   }

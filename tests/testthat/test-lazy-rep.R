@@ -22,6 +22,7 @@ test_that("rep() views give base R's values", {
   expect_identical(rep(lx, times = 2, each = 2), rep(x, times = 2, each = 2))
   expect_identical(rep(lazy(c(a = 1, b = 2)), 600), rep(c(a = 1, b = 2), 600))
   expect_error(rep(lx, times = -1), "invalid 'times' argument")
+  expect_error(rep(lx, c(2, NA, rep(2, 1498))), "invalid 'times' argument")
   expect_identical(rep(lx, 0), rep(x, 0))
 })
 
