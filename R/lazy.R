@@ -73,11 +73,11 @@
 #' needed in one pass into its own memory, with a deferred `v` computed straight into
 #' the positions it goes to. Subsets of the new version read the old version or
 #' `v` where they do not meet a write in part. After 16 writes wait on one value,
-#' the next is base R's on the computed values and gives a plain result (a loop of
-#' small writes then runs as base R's, in place). Other subassignments (masks,
-#' names, positions past the end, values of a higher type or to be recycled) are
-#' base R's, on one copy of the values; the result is lazy when it writes at least
-#' half of a large `x`, otherwise plain. `rep(x, n)` and `rep(x, each = n)` of a
+#' the next is base R's on the computed values, as are other subassignments (masks,
+#' names, positions past the end, values of a higher type or to be recycled): one
+#' copy of the values, and a lazy result when the write covers at least half of a
+#' large `x`, otherwise a plain one (a loop of small writes then runs as base R's,
+#' in place). `rep(x, n)` and `rep(x, each = n)` of a
 #' lazy vector read `x` again instead of copying it, so `outer(x, y, f)` of lazy
 #' vectors fuses `f` with what follows. `as.vector()`, `as.double()` (or
 #' `as.numeric()`), `as.integer()` and `as.logical()` keep a lazy value lazy when
