@@ -55,11 +55,14 @@ array_runs <- function(d, subscripts) {
   list(first = first, n = n, by = by)
 }
 
+# Elements between consecutive indices of each dimension of an array of dims `d`.
+array_strides <- function(d) cumprod(c(1, d))[seq_along(d)]
+
 # What (first, n, by) of each dimension of an array of dims `d` pick of its
 # elements in storage order: c(first, rows, columns, step), `columns` runs of
 # `rows` consecutive elements, `step` apart; or NULL when that is not their shape.
 array_pick <- function(d, first, n, by) {
-  stride <- cumprod(c(1, d))[seq_along(d)]
+  stride <- array_strides(d)
   # Full dimensions first, then the inner one: runs of consecutive indices are one
   # run of elements, then at most one more dimension with several indices picks
   # runs at a regular step; equally spaced indices of the inner one are such runs

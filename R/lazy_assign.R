@@ -47,11 +47,10 @@ deferred_assign <- function(x, dots, frame, value) {
     if (!identical(oldClass(value), "gufunc_lazy") || is.na(rank) || rank > match(type, types)) {
       return(NULL)
     }
-    # R's conversion of a logical or integer value, deferred: adding a double 0 is
-    # exact for every integer and turns NA into NA_real_, as as.double() does.
+    # R's conversion of a logical or integer value, deferred (lazy_coerce.R).
     if (rank < match(type, types)) {
       if (type != "double") return(NULL)
-      value <- value + 0
+      value <- lazy_as(value, "double")
       if (!is_lazy(value)) return(NULL)
     }
   } else {
@@ -91,6 +90,5 @@ matrix_positions <- function(m, d) {
   if (anyNA(m) || nrow(m) == 0L) return(NULL)
   limits <- matrix(d, nrow(m), length(d), byrow = TRUE)
   if (any(m < 1 | m > limits | m != trunc(m))) return(NULL)
-  stride <- cumprod(c(1, d))[seq_along(d)]
-  as.vector((m - 1) %*% stride) + 1
+  as.vector((m - 1) %*% array_strides(d)) + 1
 }

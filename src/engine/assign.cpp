@@ -69,9 +69,7 @@ unsigned evaluate_pieces(const NodePtr& node, const std::vector<Piece>& pieces,
 std::vector<Piece> region_pieces(const Region& r, intptr_t begin, intptr_t end, char* out,
                                  size_t es) {
   std::vector<Piece> pieces;
-  // The first column whose run ends after `begin`.
-  const intptr_t before = begin - r.first - r.rows;
-  for (intptr_t c = before < 0 ? 0 : before / r.step + 1; c < r.columns; ++c) {
+  for (intptr_t c = r.column_ending_after(begin); c < r.columns; ++c) {
     const intptr_t p = r.first + c * r.step;
     if (p >= end) break;
     const intptr_t a = std::max(p, begin), b = std::min(p + r.rows, end);

@@ -72,6 +72,11 @@ struct Region {
   intptr_t first = 0, rows = 0, columns = 1, step = 0;
   intptr_t count() const { return rows * columns; }
   intptr_t position(intptr_t i) const { return first + i % rows + i / rows * step; }
+  // The first column whose run ends after position a (columns or more if none does).
+  intptr_t column_ending_after(intptr_t a) const {
+    const intptr_t before = a - first - rows;
+    return before < 0 ? 0 : before / step + 1;
+  }
 };
 
 struct Node {

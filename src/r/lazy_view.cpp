@@ -176,8 +176,7 @@ enum class Overlap { None, Inside, Partial };
 // Run [a, b) of positions against region `r`; for Inside, *at is the value's
 // element written at position a.
 Overlap run_overlap(const engine::Region& r, intptr_t a, intptr_t b, intptr_t* at) {
-  const intptr_t before = a - r.first - r.rows;
-  const intptr_t c = before < 0 ? 0 : before / r.step + 1;  // first column ending after a
+  const intptr_t c = r.column_ending_after(a);
   if (c >= r.columns) return Overlap::None;
   const intptr_t p = r.first + c * r.step;
   if (p >= b) return Overlap::None;
