@@ -43,7 +43,8 @@ extreme_of_values <- function(fun, args, na.rm, call) {
 #' Base R functions that gufunc masks
 #'
 #' `ifelse()`, `pmax()`, `pmin()`, `atan2()`, `choose()`, `lchoose()`, `beta()`,
-#' `lbeta()`, `besselI()`, `besselJ()`, `besselK()` and `besselY()` are base R's functions,
+#' `lbeta()`, `besselI()`, `besselJ()`, `besselK()`, `besselY()`, `rowSums()`,
+#' `colSums()`, `rowMeans()` and `colMeans()` are base R's functions,
 #' with one difference: given a lazy value (see [lazy()]) they return base R's plain
 #' result. Base R's versions neither dispatch on the class of a lazy value nor drop
 #' it (`pmax()` and `pmin()` restore the attributes of their first argument, the
@@ -55,6 +56,12 @@ extreme_of_values <- function(fun, args, na.rm, call) {
 #' attributes (those of `test`); it checks first, in one pass, that some test is not
 #' `NA` (else base R's result is logical), and evaluates `yes` and `no` whole, as base
 #' R does when both are needed.
+#'
+#' `rowSums()`, `colSums()`, `rowMeans()` and `colMeans()` of a lazy array read its
+#' deferred values in one pass, a chunk at a time, without storing them whole
+#' (`rowSums(f * dx)` computes no `f * dx`), and give base R's bits: each result
+#' accumulates in one long double in base R's order (down a column, or across a
+#' row column by column). Base R's result is plain, and so is theirs.
 #'
 #' Without a lazy argument each calls base R's function with the same arguments:
 #' the same values, attributes, warnings and errors, and conditions name the call
@@ -69,7 +76,7 @@ extreme_of_values <- function(fun, args, na.rm, call) {
 #' `round()` would triple the time of every `round()` of a number. Give such
 #' functions `materialize(x)`.
 #'
-#' @param test,yes,no,...,na.rm,y,x,n,k,a,b,nu,expon.scaled As for base R's function of
+#' @param test,yes,no,...,na.rm,y,x,n,k,a,b,nu,expon.scaled,dims As for base R's function of
 #'   the same name.
 #' @return Base R's result, computed on the plain values of lazy arguments.
 #' @name base_masks
@@ -77,6 +84,8 @@ extreme_of_values <- function(fun, args, na.rm, call) {
 #' w <- runif(5)
 #' identical(pmax(lazy(w), 0.5), pmax(w, 0.5))
 #' identical(choose(lazy(c(5, 6)), 2), choose(c(5, 6), 2))
+#' m <- matrix(runif(12), 3)
+#' identical(rowSums(lazy(m) * 2), rowSums(m * 2))
 NULL
 
 #' @rdname base_masks

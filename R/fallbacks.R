@@ -17,8 +17,8 @@ fallback_values <- function(x, what) {
 #'
 #' Counts, since the session started or the last reset, the calls that gave lazy
 #' values to base R instead of the engine (see [lazy()]): functions gufunc hands to
-#' base R on the plain values (`[<-`, `rowSums()` through `data pointer`, `pmax()`,
-#' `is.na()`, ...), group generics the engine does not know (for example `round`),
+#' base R on the plain values (`pmax()`, `is.na()`, `[<-` of irregular positions,
+#' ...), group generics the engine does not know (for example `round`),
 #' and `"data pointer"`: deferred values that base R's own code read, so that they
 #' were computed whole for it. A program that fuses shows few; large counts show
 #' where it leaves the engine.
@@ -29,8 +29,8 @@ fallback_values <- function(x, what) {
 #' @examples
 #' lazy_fallbacks(reset = TRUE)
 #' x <- lazy(runif(1e5))
-#' y <- rowSums(matrix(x * 2, 100)) # base R reads the deferred product
-#' is.na(x)
+#' y <- cumsum(x * 2) # base R computes the deferred product whole
+#' z <- is.na(x)
 #' lazy_fallbacks()
 lazy_fallbacks <- function(reset = FALSE) {
   if (!is.logical(reset) || length(reset) != 1L || is.na(reset)) {

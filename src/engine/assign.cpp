@@ -106,7 +106,11 @@ unsigned evaluate_assign(const NodePtr& root, const std::vector<Run>& runs, char
   for (; n->kind == NodeKind::Assign; n = n->children[0].get()) writes.push_back(n);
 
   // What each run needs, gathered over all runs, so each value is computed in one
-  // evaluation; the base only where no write reaches.
+  // evaluation. A base at hand (an input) is copied only where no write reaches; a
+  // computed one is computed over the whole run, writes or not, as base R computes
+  // it whole before x[i] <- v: its warnings are base R's, and it is one evaluation,
+  // not one per gap between writes (the gaps of diag(x) <- v are a column long).
+  const bool base_at_hand = n->kind == NodeKind::Input || n->kind == NodeKind::Scalar;
   std::vector<Piece> base_pieces;
   std::vector<std::vector<Piece>> write_pieces(writes.size());
   char* to = out;
@@ -118,8 +122,12 @@ unsigned evaluate_assign(const NodePtr& root, const std::vector<Run>& runs, char
         written.push_back(p);
       }
     }
-    for (const Piece& p : outside(std::move(written), run.begin, run.end, to, es)) {
-      base_pieces.push_back(p);
+    if (!base_at_hand) {
+      base_pieces.push_back({run.begin, run.end - run.begin, to});
+    } else {
+      for (const Piece& p : outside(std::move(written), run.begin, run.end, to, es)) {
+        base_pieces.push_back(p);
+      }
     }
     to += static_cast<size_t>(run.end - run.begin) * es;
   }

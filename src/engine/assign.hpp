@@ -1,7 +1,7 @@
 // Evaluation of subassignments (Assign nodes, graph.hpp). A chain of writes on a
 // base is computed over a range of positions in one pass into the output: the base
-// only where no write reaches, then each write's value straight into its
-// positions, in the order R made them. A value is computed from the nodes
+// (a base in memory: only where no write reaches), then each write's value straight
+// into its positions, in the order R made them. A value is computed from the nodes
 // it was built from (nodes never change), not from the output, so
 // x[2:n] <- x[1:(n - 1)] + 1 gives R's shifted copy, not a running update.
 #pragma once

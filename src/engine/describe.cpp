@@ -39,7 +39,8 @@ void add_assigns(const Node& root, const EvalOptions& options, Plan* plan,
   PlanKernel step;
   if (computed(*base)) add_batches(*base, options, plan, inputs_seen);
   step.instructions.push_back("the version before (" + std::to_string(base->length) +
-                              " elements), where no write reaches");
+                              (computed(*base) ? " elements), computed whole"
+                                               : " elements), where no write reaches"));
   for (auto it = writes.rbegin(); it != writes.rend(); ++it) {
     const Node& value = *(*it)->children[1];
     if (computed(value)) {

@@ -1,8 +1,10 @@
 // .Call entries that read a whole lazy graph without materializing it: fused
-// reductions (sum, prod, min, max, range, mean, any, all) and the plan lazy_plan() prints.
+// reductions (sum, prod, min, max, range, mean, any, all; rowSums, colSums,
+// rowMeans, colMeans) and the plan lazy_plan() prints.
 #include <string>
 
 #include "engine/evaluate.hpp"
+#include "engine/reduce_margin.hpp"
 #include "r/call_registry.hpp"
 #include "r/eval_settings.hpp"
 #include "r/guard.hpp"
@@ -81,6 +83,34 @@ SEXP lazy_reduce_entry(SEXP x, SEXP op, SEXP na_rm) {
   });
 }
 
+// list(values, warnings): base R's `op` ("rowSums", "colSums", "rowMeans" or
+// "colMeans") of x seen as an n x p matrix, in one pass over its graph.
+SEXP lazy_reduce_margin_entry(SEXP x, SEXP n, SEXP p, SEXP op, SEXP na_rm) {
+  return guarded([&]() -> SEXP {
+    const std::string name = CHAR(STRING_ELT(op, 0));
+    engine::MarginReduction r;
+    r.rows = name == "rowSums" || name == "rowMeans";
+    r.mean = name == "rowMeans" || name == "colMeans";
+    r.na_rm = Rf_asLogical(na_rm) == TRUE;
+    r.n = static_cast<intptr_t>(Rf_asReal(n));
+    r.p = static_cast<intptr_t>(Rf_asReal(p));
+    engine::NodePtr node = operand_node(x);
+    SEXP values = PROTECT(alloc_vector(REALSXP, static_cast<R_xlen_t>(r.results())));
+    EvalSettings settings;
+    unsigned warnings = 0;
+    try {
+      warnings = engine::reduce_margin(node, r, REAL(values), settings.options);
+    } catch (const engine::Interrupted&) {
+      throw Error("gufunc_interrupt", "evaluation interrupted");
+    }
+    SEXP out = PROTECT(alloc_vector(VECSXP, 2));
+    SET_VECTOR_ELT(out, 0, values);
+    SET_VECTOR_ELT(out, 1, warning_texts(warnings));
+    UNPROTECT(2);
+    return out;
+  });
+}
+
 // What engine::describe() says about evaluating x now, as a named list.
 SEXP lazy_plan_data_entry(SEXP x) {
   return guarded([&]() -> SEXP {
@@ -122,4 +152,5 @@ SEXP lazy_plan_data_entry(SEXP x) {
 }  // namespace gufunc
 
 GUFUNC_CALL_ENTRY(lazy_reduce, gufunc::r::lazy_reduce_entry, 3);
+GUFUNC_CALL_ENTRY(lazy_reduce_margin, gufunc::r::lazy_reduce_margin_entry, 5);
 GUFUNC_CALL_ENTRY(lazy_plan_data, gufunc::r::lazy_plan_data_entry, 1);
