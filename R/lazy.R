@@ -21,7 +21,9 @@
 #'   ordinary R vector: its values are computed once, on first access, and cached.
 #'
 #' A subset that picks regular runs of elements (`x[a:b]`, `x[-1]`, `x[-n]`,
-#' `x[seq(a, b, by)]`, `m[, j:k]`, `m[i:j, k:l]`, `a[, , i]`) is a view, still lazy,
+#' `x[seq(a, b, by)]`, `m[, j:k]`, `m[i:j, k:l]`, `a[, , i]`), or all of a vector or
+#' of the first two dimensions shifted circularly (`x[c(n, 1:(n - 1))]`,
+#' `a[c(2:n, 1), c(m, 1:(m - 1)), k]`), is a view, still lazy,
 #' with base R's attributes: of values at hand (`lazy(x)`, a materialized value),
 #' the same memory, not a copy; of a deferred element-wise expression, the
 #' expression over the picked elements. So `sum((x[-1] - x[-n])^2)` is one pass
@@ -72,8 +74,10 @@
 #' `x` (other references to the old `x` are unchanged, as in base R), computed when
 #' needed in one pass into its own memory, with a deferred `v` computed straight into
 #' the positions it goes to. Subsets of the new version read the old version or
-#' `v` where they do not meet a write in part. After 16 writes wait on one value,
-#' the next is base R's on the computed values, as are other subassignments (masks,
+#' `v` where they do not meet a write in part. When 16 writes wait on one value,
+#' it is computed first if they write at least a quarter of it (whole planes, step
+#' after step) and the next write stays deferred; otherwise the next is base R's on
+#' the computed values, as are other subassignments (masks,
 #' names, positions past the end, values of a higher type or to be recycled): one
 #' copy of the values, and a lazy result when the write covers at least half of a
 #' large `x`, otherwise a plain one (a loop of small writes then runs as base R's,

@@ -28,20 +28,23 @@ array_subscripts <- function(dots, frame) {
 }
 
 # What `subscripts` (a list, NULL for a missing one) pick of each dimension of an
-# array of dims `d`: list(first = 0-based starts, n = counts, by = distances), or
-# NULL when a subscript does not pick equally spaced increasing indices of its
-# extent (a:b, seq(a, b, by), c(1, n), -1).
+# array of dims `d`: list(first = 0-based starts, n = counts, by = distances, roll
+# = circular shifts), or NULL when a subscript does not pick equally spaced
+# increasing indices of its extent (a:b, seq(a, b, by), c(1, n), -1) or all of it
+# shifted circularly (c(n, 1:(n - 1)): roll n - 1).
 array_runs <- function(d, subscripts) {
   if (length(subscripts) != length(d) || length(d) < 2L) return(NULL)
   first <- numeric(length(d))
   n <- as.numeric(d)
-  by <- rep(1, length(d))
+  by <- roll <- rep(1, length(d))
+  roll[] <- 0
   for (k in seq_along(d)) {
     s <- subscripts[[k]]
     if (is.null(s)) next
     if (!is.numeric(s) || !is.null(attributes(s))) return(NULL)
     pick <- .Call(C_subscript_pick, s, d[k])
     if (is.null(pick)) return(NULL)
+    roll[k] <- pick[5L]
     first[k] <- pick[1L]
     if (pick[3L] == 1) {
       n[k] <- pick[2L]
@@ -52,7 +55,7 @@ array_runs <- function(d, subscripts) {
       return(NULL)
     }
   }
-  list(first = first, n = n, by = by)
+  list(first = first, n = n, by = by, roll = roll)
 }
 
 # Elements between consecutive indices of each dimension of an array of dims `d`.
@@ -94,9 +97,25 @@ array_view <- function(x, subscripts, drop) {
   d <- dim(x)
   runs <- array_runs(d, subscripts)
   if (is.null(runs)) return(NULL)
-  pick <- array_pick(d, runs$first, runs$n, runs$by)
+  pick <- if (any(runs$roll != 0)) rolled_pick(d, runs) else array_pick(d, runs$first, runs$n, runs$by)
   if (is.null(pick)) return(NULL)
-  .Call(C_lazy_view_block, x, pick, lazy_min_length(), array_view_attributes(x, runs, drop))
+  .Call(C_lazy_view_block, x, c(pick, runs$roll[1L], runs$roll[2L]), lazy_min_length(),
+        array_view_attributes(x, runs, drop))
+}
+
+# A circular shift of the first two dimensions (the streaming step of a lattice
+# Boltzmann code, f[c(n, 1:(n - 1)), c(2:m, 1), k]): c(first, rows, columns, step)
+# of the block of d[1] rows it rolls, or NULL. All of dimension 1 is picked, all of
+# dimension 2 when it is shifted (else consecutive indices), and one index of each
+# later dimension.
+rolled_pick <- function(d, runs) {
+  later <- seq_along(d) > 2L
+  if (any(runs$roll[later] != 0) || runs$n[1L] != d[1L] || any(runs$n[later] != 1) ||
+      runs$by[2L] != 1) {
+    return(NULL)
+  }
+  first <- sum(runs$first * array_strides(d))
+  c(first = first, rows = d[1L], columns = runs$n[2L], step = d[1L])
 }
 
 # base R's attributes of x[...] picking `runs` of x's dimensions (array_runs).
@@ -106,7 +125,8 @@ array_view_attributes <- function(x, runs, drop) {
   if (!is.null(dn)) {
     picked <- dn
     for (k in seq_along(dn)) {
-      at <- runs$first[k] + 1 + (seq_len(n[k]) - 1) * runs$by[k]
+      at <- if (runs$roll[k] != 0) (seq_len(n[k]) - 1 + runs$roll[k]) %% n[k] + 1
+            else runs$first[k] + 1 + (seq_len(n[k]) - 1) * runs$by[k]
       if (!is.null(dn[[k]])) picked[k] <- list(dn[[k]][at])
     }
     dn <- picked

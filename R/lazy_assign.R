@@ -73,13 +73,15 @@ assigned_region <- function(x, dots, frame) {
     s <- eval(call("...elt", 1L), frame)
     if (is.numeric(s) && is.matrix(s) && ncol(s) == length(dim(x))) s <- matrix_positions(s, dim(x))
     if (!is.numeric(s) || !is.null(attributes(s))) return(NULL)
-    return(.Call(C_subscript_pick, s, length(x)))
+    pick <- .Call(C_subscript_pick, s, length(x))
+    # A circular shift writes its values in another order: base R's.
+    return(if (!is.null(pick) && pick[5L] == 0) pick[1:4])
   }
   d <- dim(x)
   subscripts <- array_subscripts(dots, frame)
   if (is.null(subscripts)) return(NULL)
   runs <- array_runs(d, subscripts$subscripts)
-  if (is.null(runs)) return(NULL)
+  if (is.null(runs) || any(runs$roll != 0)) return(NULL)
   array_pick(d, runs$first, runs$n, runs$by)
 }
 

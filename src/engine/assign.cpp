@@ -5,6 +5,8 @@
 #include <cstring>
 #include <vector>
 
+#include "engine/scratch_buffer.hpp"
+
 namespace gufunc {
 namespace engine {
 
@@ -27,7 +29,7 @@ unsigned evaluate_pieces(const NodePtr& node, const std::vector<Piece>& pieces,
                          const EvalOptions& options) {
   const size_t es = dtype_size(node->dtype);
   unsigned warnings = 0;
-  std::vector<char> scratch;
+  ScratchBuffer scratch;
   std::vector<Run> runs;
   std::vector<const Piece*> held;
   intptr_t held_count = 0;

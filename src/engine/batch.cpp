@@ -52,7 +52,8 @@ class Linearizer {
         // Input nodes viewing the same elements (a plain vector given to several
         // operations) are one value: read once per block, listed once in plans.
         const View& v = n->view;
-        const auto view = std::make_tuple(v.data, v.dtype, v.length, v.rows, v.column_step, v.each);
+        const auto view = std::make_tuple(v.data, v.dtype, v.length, v.rows, v.column_step, v.each,
+                                          v.row_roll, v.column_roll);
         const auto seen = inputs_.find(view);
         ids_[key] = seen != inputs_.end()
                         ? seen->second
@@ -196,7 +197,9 @@ class Linearizer {
   Batch& b_;
   std::map<Key, int> ids_;
   // Input values by the view they read.
-  std::map<std::tuple<const char*, gufunc_dtype, intptr_t, intptr_t, intptr_t, intptr_t>, int>
+  std::map<std::tuple<const char*, gufunc_dtype, intptr_t, intptr_t, intptr_t, intptr_t, intptr_t,
+                      intptr_t>,
+           int>
       inputs_;
   std::map<std::tuple<int, int, intptr_t>, int> casts_;
 };

@@ -20,6 +20,7 @@
 
 #include "engine/blockability.hpp"
 #include "engine/graph.hpp"
+#include "engine/scratch_buffer.hpp"
 
 namespace gufunc {
 namespace engine {
@@ -65,7 +66,7 @@ struct Batch {
   int temps = 0;
   intptr_t length = 0;     // iterations the instructions run over
   intptr_t max_width = 1;  // largest instruction width: registers hold block * max_width
-  std::vector<std::vector<char>> staged_buffers;  // filled by resolve_staged
+  std::vector<ScratchBuffer> staged_buffers;  // filled by resolve_staged
   // A builtin double `*` whose products only a trailing sum or mean reads: the
   // reduction multiplies as it accumulates, in one pass (-1: none).
   int fused_product = -1;

@@ -22,7 +22,7 @@ char* thread_scratch(size_t bytes) {
 }
 
 BlockRunner::BlockRunner(const Batch& b, intptr_t begin, char* out,
-                         std::vector<std::vector<char>>* temps, size_t block)
+                         std::vector<ScratchBuffer>* temps, size_t block)
     : b_(b), begin_(begin), out_(out), temps_(*temps), block_(block) {
   register_elements_ = block * static_cast<size_t>(std::max<intptr_t>(b.max_width, 1));
   const int first_free = b.registers > 1 ? b.registers : 1;

@@ -24,7 +24,7 @@ char* thread_scratch(size_t bytes);
 // runs over iterations [begin, ...); `out` receives the root's values.
 class BlockRunner {
  public:
-  BlockRunner(const Batch& b, intptr_t begin, char* out, std::vector<std::vector<char>>* temps,
+  BlockRunner(const Batch& b, intptr_t begin, char* out, std::vector<ScratchBuffer>* temps,
               size_t block);
 
   size_t block() const { return block_; }
@@ -58,7 +58,7 @@ class BlockRunner {
   const Batch& b_;
   intptr_t begin_;
   char* out_;
-  std::vector<std::vector<char>>& temps_;
+  std::vector<ScratchBuffer>& temps_;
   size_t block_;                                    // iterations per block
   size_t register_elements_;                        // elements a register holds: block * max_width
   std::vector<std::unique_ptr<GufuncStep>> steps_;  // per instruction (Gufunc only)

@@ -38,9 +38,9 @@ void add_assigns(const Node& root, const EvalOptions& options, Plan* plan,
   };
   PlanKernel step;
   if (computed(*base)) add_batches(*base, options, plan, inputs_seen);
-  step.instructions.push_back("the version before (" + std::to_string(base->length) +
-                              (computed(*base) ? " elements), computed whole"
-                                               : " elements), where no write reaches"));
+  step.instructions.push_back(
+      "the version before (" + std::to_string(base->length) +
+      (computed(*base) ? " elements), computed whole" : " elements), where no write reaches"));
   for (auto it = writes.rbegin(); it != writes.rend(); ++it) {
     const Node& value = *(*it)->children[1];
     if (computed(value)) {
@@ -121,7 +121,11 @@ void add_batches(const Node& root, const EvalOptions& options, Plan* plan,
       text += " (view: " + std::to_string(view.rows) + " elements, repeated)";
     } else if (view.is_block()) {
       text += " (view: " + std::to_string(view.length / view.rows) + " columns of " +
-              std::to_string(view.rows) + ")";
+              std::to_string(view.rows) +
+              (view.is_rolled() ? ", shifted circularly by " + std::to_string(view.row_roll) +
+                                      " rows and " + std::to_string(view.column_roll) + " columns"
+                                : "") +
+              ")";
     }
     plan->inputs.push_back(text);
   }

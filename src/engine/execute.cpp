@@ -53,7 +53,7 @@ void run_batch(const Batch& b, intptr_t begin, intptr_t end, char* out, const Ev
   const size_t block =
       std::max<size_t>(1, block_elements(batch_streams(b), options.block_size) / width);
   const intptr_t n = end - begin;
-  std::vector<std::vector<char>> temps(b.temps);
+  std::vector<ScratchBuffer> temps(static_cast<size_t>(b.temps));
   for (auto& t : temps) {
     t.resize(static_cast<size_t>(n) * width * sizeof(double));
     note_buffer(t.size());
@@ -143,7 +143,7 @@ unsigned resolve_staged(Batch* b, intptr_t begin, intptr_t end, const EvalOption
       to = end * v.width;
     }
     const size_t count = static_cast<size_t>(to - from);
-    std::vector<char>& buffer = b->staged_buffers[k];
+    ScratchBuffer& buffer = b->staged_buffers[k];
     buffer.resize(std::max<size_t>(count, 1) * dtype_size(v.dtype));
     note_buffer(count * dtype_size(v.dtype));
     NodePtr shared(std::shared_ptr<const Node>(), v.node);  // non-owning: the graph owns it
@@ -182,7 +182,7 @@ unsigned evaluate_gufunc(const NodePtr& root, intptr_t begin, intptr_t end, char
   const intptr_t core = core_length(*root, static_cast<int>(root->children.size()));
   const intptr_t i0 = begin / core, i1 = (end + core - 1) / core;
   const size_t es = dtype_size(root->dtype);
-  std::vector<char> whole;
+  ScratchBuffer whole;
   char* target = out;
   if (begin != i0 * core || end != i1 * core) {
     whole.resize(static_cast<size_t>((i1 - i0) * core) * es);

@@ -53,7 +53,9 @@ bool View::in_place(intptr_t pos, intptr_t count, bool* repeated) const {
     *repeated = pos / each == (pos + count - 1) / each;
     return *repeated;
   }
-  return !is_block() || pos % rows + count <= rows;
+  if (!is_block()) return true;
+  const intptr_t row = pos % rows, wrap = rows - row_roll;  // rolled: the rows wrap there
+  return row + count <= (row < wrap ? wrap : rows);
 }
 
 intptr_t View::span_bytes() const {
@@ -87,9 +89,10 @@ void read_view(const View& view, intptr_t begin, intptr_t end, char* out) {
                 static_cast<size_t>(end - begin) * size);
     return;
   }
-  // Column by column: each piece is contiguous.
+  // Column by column: each piece is contiguous (a rolled column is two pieces).
   for (intptr_t i = begin; i < end;) {
-    const intptr_t in_column = std::min(view.rows - i % view.rows, end - i);
+    const intptr_t row = i % view.rows, wrap = view.rows - view.row_roll;
+    const intptr_t in_column = std::min((row < wrap ? wrap : view.rows) - row, end - i);
     std::memcpy(out + (i - begin) * size, view_element(view, i, size),
                 static_cast<size_t>(in_column) * size);
     i += in_column;

@@ -34,7 +34,10 @@ const char* reduction_name(Reduction r);
 // of a column-major matrix (x[i:j, k:l]): columns of `rows` elements, each
 // `column_step` elements after the previous one (0: the same column again, as
 // rep(x, times = k) reads x); otherwise they are contiguous. With `each` > 1 every
-// one of those elements is read `each` times in a row (rep(x, each = k)).
+// one of those elements is read `each` times in a row (rep(x, each = k)). A block
+// may be rolled (a circular shift, x[c(n, 1:(n - 1)), ]): element k of a column
+// reads row (k + row_roll) % rows, and column k of the block reads column
+// (k + column_roll) % (length / rows).
 struct View {
   const char* data = nullptr;
   gufunc_dtype dtype = GUFUNC_DOUBLE;
@@ -44,8 +47,10 @@ struct View {
   intptr_t rows = 0;
   intptr_t column_step = 0;
   intptr_t each = 1;
+  intptr_t row_roll = 0, column_roll = 0;
 
   bool is_block() const { return rows > 0; }
+  bool is_rolled() const { return row_roll != 0 || column_roll != 0; }
   // Whether elements [pos, pos + count) are consecutive in memory, or one element
   // repeated (*repeated).
   bool in_place(intptr_t pos, intptr_t count, bool* repeated) const;
@@ -57,8 +62,14 @@ struct View {
 inline const char* view_element(const View& view, intptr_t i, size_t size) {
   if (view.each > 1) i /= view.each;
   if (!view.is_block()) return view.data + i * static_cast<intptr_t>(size);
-  return view.data +
-         (i % view.rows + i / view.rows * view.column_step) * static_cast<intptr_t>(size);
+  intptr_t row = i % view.rows, column = i / view.rows;
+  if (view.is_rolled()) {
+    row += view.row_roll;
+    if (row >= view.rows) row -= view.rows;
+    column += view.column_roll;
+    if (column >= view.length / view.rows) column -= view.length / view.rows;
+  }
+  return view.data + (row + column * view.column_step) * static_cast<intptr_t>(size);
 }
 
 // Copies elements [begin, end) of `view` (a single element: repeated) to `out`.

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "dispatch/apply.hpp"
+#include "engine/scratch_buffer.hpp"
 #include "kernels/r_summary.hpp"
 
 namespace gufunc {
@@ -188,7 +189,7 @@ unsigned reduce_margin(const NodePtr& root, const MarginReduction& r, double* ou
 
   const size_t es = dtype_size(type);
   const char* memory = in_memory(*root);
-  std::vector<char> scratch;
+  ScratchBuffer scratch;
   unsigned warnings = 0;
   auto fold = [&](const char* data, auto fold_typed) {
     if (type == GUFUNC_DOUBLE) {

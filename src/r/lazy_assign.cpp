@@ -4,6 +4,7 @@
 // needed, in one pass straight into its own memory (engine/assign.hpp): the old
 // values where no write reaches, the written values (themselves possibly deferred)
 // where they go.
+#include <algorithm>
 #include <vector>
 
 #include "r/call_registry.hpp"
@@ -12,23 +13,46 @@
 #include "r/lazy_operands.hpp"
 #include "r/lazy_state.hpp"
 #include "r/r_arrays.hpp"
+#include "r/warning_texts.hpp"
 
 namespace gufunc {
 namespace r {
 
 namespace {
 
-// Writes waiting on one vector before the next is made by base R on the computed
-// values: a loop of many small writes runs fastest as base R's writes in place, and
-// a chain this long is a loop, not the border updates of one step.
+// Writes waiting on one vector at most. When a chain this long writes less than a
+// quarter of the vector, the next write is base R's on the computed values: a loop
+// of many small writes runs fastest as base R's writes in place. A chain that
+// writes more (whole planes, a[, , k] <- v for every k, step after step) is computed
+// once, and the next write starts a new chain on the values.
 const int kMaxPendingWrites = 16;
+
+// Elements the writes pending on `node` write, a region written again counted once
+// (a loop writing m[, 1] again and again writes one column).
+double written_elements(const engine::Node& node) {
+  std::vector<const engine::Region*> seen;
+  double total = 0;
+  for (const engine::Node* n = &node; n->kind == engine::NodeKind::Assign;
+       n = n->children[0].get()) {
+    const engine::Region& r = n->region;
+    const bool again = std::any_of(seen.begin(), seen.end(), [&](const engine::Region* o) {
+      return o->first == r.first && o->rows == r.rows && o->columns == r.columns &&
+             o->step == r.step;
+    });
+    if (again) continue;
+    seen.push_back(&r);
+    total += static_cast<double>(r.count());
+  }
+  return total;
+}
 
 // .Call(C_lazy_assign, x, c(first, rows, columns, step), value, attributes): lazy
 // vector x with the positions the region picks (first 0-based) set to `value` (of
 // x's type; as many elements as the region has, or one), with `attributes`; NULL
 // when the engine does not take it (R's subassignment runs instead).
 SEXP lazy_assign_entry(SEXP x, SEXP where, SEXP value, SEXP attributes) {
-  return guarded([&]() -> SEXP {
+  unsigned warnings = 0;  // of computing a full chain first
+  SEXP out = PROTECT(guarded([&]() -> SEXP {
     SEXP lazy = lazy_inside(x);
     if (lazy == nullptr || TYPEOF(where) != REALSXP || XLENGTH(where) != 4) return R_NilValue;
     const LazyState& s = state_of(lazy);
@@ -38,16 +62,27 @@ SEXP lazy_assign_entry(SEXP x, SEXP where, SEXP value, SEXP attributes) {
     region.rows = static_cast<intptr_t>(REAL(where)[1]);
     region.columns = static_cast<intptr_t>(REAL(where)[2]);
     region.step = static_cast<intptr_t>(REAL(where)[3]);
+    if (values_of(lazy) == R_NilValue) {
+      const engine::NodePtr pending = lazy_node_use(lazy).node;
+      if (engine::pending_assigns(*pending) >= kMaxPendingWrites) {
+        if (4 * written_elements(*pending) < static_cast<double>(pending->length)) {
+          return R_NilValue;
+        }
+        materialize_lazy(lazy, &warnings);
+      }
+    }
     GraphOperands operands;
     engine::NodePtr base = operands.add(x, 1);
-    if (engine::pending_assigns(*base) >= kMaxPendingWrites) return R_NilValue;
     engine::NodePtr written = operands.add(value, 2);
     if (base->kind == engine::NodeKind::Reduce || written->kind == engine::NodeKind::Reduce) {
       return R_NilValue;
     }
     engine::NodePtr node = engine::make_assign(std::move(base), std::move(written), region);
     return new_lazy_vector(std::move(node), operands.leaves(), attributes);
-  });
+  }));
+  raise_warnings(warnings);
+  UNPROTECT(1);
+  return out;
 }
 
 }  // namespace

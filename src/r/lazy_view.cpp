@@ -28,10 +28,14 @@ namespace {
 
 // What a subscript picks: `columns` runs of `rows` consecutive elements, the first
 // at 0-based position `first`, each `step` elements after the previous one (one
-// run: columns 1).
+// run: columns 1); rolled (a circular shift, x[c(n, 1:(n - 1))]), element k of a
+// run is its element (k + row_roll) % rows, and run k is run (k + column_roll) %
+// columns.
 struct Pick {
   R_xlen_t first = 0, rows = 0, columns = 1, step = 0;
+  R_xlen_t row_roll = 0, column_roll = 0;
   R_xlen_t length() const { return rows * columns; }
+  bool rolled() const { return row_roll != 0 || column_roll != 0; }
 };
 
 // Calls f(value) for each element of the integer or double vector `index` while f
@@ -124,6 +128,23 @@ bool remaining_run(SEXP index, R_xlen_t length, Pick* pick) {
   return false;
 }
 
+// The k of an index c((k + 1):n, 1:k) of all n elements shifted circularly (0 <
+// k < n), or 0.
+R_xlen_t rotation_of(SEXP index, R_xlen_t n) {
+  if ((TYPEOF(index) != INTSXP && TYPEOF(index) != REALSXP) || XLENGTH(index) != n || n < 2) {
+    return 0;
+  }
+  const double first = TYPEOF(index) == INTSXP ? INTEGER_ELT(index, 0) : REAL_ELT(index, 0);
+  if (!(first >= 2 && first <= static_cast<double>(n))) return 0;
+  double expected = first;
+  const bool ok = each_position(index, [&](double p) {
+    if (p != expected) return false;
+    expected = expected == static_cast<double>(n) ? 1 : expected + 1;
+    return true;
+  });
+  return ok ? static_cast<R_xlen_t>(first) - 1 : 0;
+}
+
 // What `index` picks from a vector of `length` elements, if it picks regular runs
 // of at least one element the way R's subscript rules would. Anything else (NA, 0,
 // beyond the end, mixed signs, fractions, logical or character subscripts, an order
@@ -132,7 +153,12 @@ bool pick_of(SEXP index, R_xlen_t length, Pick* pick) {
   if (TYPEOF(index) != INTSXP && TYPEOF(index) != REALSXP) return false;
   if (XLENGTH(index) == 0) return false;
   const double first = TYPEOF(index) == INTSXP ? INTEGER_ELT(index, 0) : REAL_ELT(index, 0);
-  return first < 0 ? remaining_run(index, length, pick) : regular_positions(index, length, pick);
+  if (first < 0) return remaining_run(index, length, pick);
+  if (regular_positions(index, length, pick)) return true;
+  *pick = Pick();
+  pick->row_roll = rotation_of(index, length);
+  pick->rows = length;
+  return pick->row_roll != 0;
 }
 
 // `view` narrowed to what `pick` picks of it, or false when that is not a view:
@@ -142,6 +168,24 @@ bool pick_of(SEXP index, R_xlen_t length, Pick* pick) {
 bool narrowed(engine::View* view, const Pick& pick) {
   const intptr_t size = static_cast<intptr_t>(dtype_size(view->dtype));
   if (view->each > 1 || (view->is_block() && view->column_step == 0)) return false;  // rep()
+  if (view->is_rolled()) {
+    // Only the whole of a circular shift is one.
+    return !pick.rolled() && pick.first == 0 && pick.columns == 1 && pick.rows == view->length;
+  }
+  if (pick.rolled()) {
+    // The elements picked, as a block of pick.rows rows, then rolled.
+    Pick whole = pick;
+    whole.row_roll = whole.column_roll = 0;
+    if (!narrowed(view, whole)) return false;
+    if (!view->is_block()) {
+      view->rows = view->column_step = pick.rows;
+    } else if (view->rows != pick.rows) {
+      return false;
+    }
+    view->row_roll = pick.row_roll;
+    view->column_roll = pick.column_roll;
+    return true;
+  }
   if (!view->is_block()) {
     const intptr_t skipped = static_cast<intptr_t>(pick.first) * size;
     view->data += skipped;
@@ -207,7 +251,9 @@ Overlap pick_overlap(const engine::Region& r, const Pick& pick, Pick* in_value) 
   in_value->rows = pick.rows;
   in_value->columns = pick.columns;
   in_value->step = step_at;
-  if (pick.columns > 1 && step_at == pick.rows) {
+  in_value->row_roll = pick.row_roll;
+  in_value->column_roll = pick.column_roll;
+  if (pick.columns > 1 && step_at == pick.rows && !pick.rolled()) {
     in_value->rows = pick.rows * pick.columns;
     in_value->columns = 1;
     in_value->step = 0;
@@ -332,38 +378,43 @@ SEXP lazy_view_entry(SEXP x, SEXP index, SEXP min_length, SEXP attributes) {
   });
 }
 
-// .Call(C_lazy_view_block, x, c(first, rows, columns, step), min_length,
-// attributes): the view of the elements of lazy array x that R code worked out from
-// its subscripts (R/lazy_array_views.R).
+// .Call(C_lazy_view_block, x, c(first, rows, columns, step, row_roll,
+// column_roll), min_length, attributes): the view of the elements of lazy array x
+// that R code worked out from its subscripts (R/lazy_array_views.R).
 SEXP lazy_view_block_entry(SEXP x, SEXP where, SEXP min_length, SEXP attributes) {
   return with_warnings([&](unsigned* warnings) -> SEXP {
-    if (!viewable(x) || TYPEOF(where) != REALSXP || XLENGTH(where) != 4) return R_NilValue;
+    if (!viewable(x) || TYPEOF(where) != REALSXP || XLENGTH(where) != 6) return R_NilValue;
     Pick pick;
     pick.first = static_cast<R_xlen_t>(REAL(where)[0]);
     pick.rows = static_cast<R_xlen_t>(REAL(where)[1]);
     pick.columns = static_cast<R_xlen_t>(REAL(where)[2]);
     pick.step = static_cast<R_xlen_t>(REAL(where)[3]);
+    pick.row_roll = static_cast<R_xlen_t>(REAL(where)[4]);
+    pick.column_roll = static_cast<R_xlen_t>(REAL(where)[5]);
     const R_xlen_t last = pick.first + (pick.columns - 1) * pick.step + pick.rows;
     if (pick.first < 0 || pick.rows < 1 || pick.columns < 1 || last > state_of(x).length ||
-        (pick.columns > 1 && pick.step < pick.rows)) {
+        (pick.columns > 1 && pick.step < pick.rows) || pick.row_roll < 0 ||
+        pick.row_roll >= pick.rows || pick.column_roll < 0 || pick.column_roll >= pick.columns) {
       throw Error("gufunc_internal_error", "a block view outside its array");
     }
     return view_of(x, pick, min_length, attributes, warnings);
   });
 }
 
-// .Call(C_subscript_pick, index, extent): c(first, rows, columns, step) of the
-// regular runs (first 0-based) that `index` picks from `extent` elements, or NULL.
+// .Call(C_subscript_pick, index, extent): c(first, rows, columns, step, roll) of
+// the regular runs (first 0-based) that `index` picks from `extent` elements, or
+// NULL; roll > 0: all of them, shifted circularly (c((roll + 1):n, 1:roll)).
 SEXP subscript_pick_entry(SEXP index, SEXP extent) {
   return guarded([&]() -> SEXP {
     Pick pick;
     const R_xlen_t n = static_cast<R_xlen_t>(Rf_asReal(extent));
     if (!pick_of(index, n, &pick)) return R_NilValue;
-    SEXP out = PROTECT(alloc_vector(REALSXP, 4));
+    SEXP out = PROTECT(alloc_vector(REALSXP, 5));
     REAL(out)[0] = static_cast<double>(pick.first);
     REAL(out)[1] = static_cast<double>(pick.rows);
     REAL(out)[2] = static_cast<double>(pick.columns);
     REAL(out)[3] = static_cast<double>(pick.step);
+    REAL(out)[4] = static_cast<double>(pick.row_roll);
     UNPROTECT(1);
     return out;
   });

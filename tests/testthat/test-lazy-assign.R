@@ -146,6 +146,33 @@ test_that("long loops of subassignments keep memory and graphs bounded", {
   expect_lt(sum(gc()[, 2]) - before, 5)
 })
 
+test_that("chains of large writes that no read computes stay lazy past 16 writes", {
+  # Every plane written, step after step, read only through views of single planes:
+  # the chain is computed when it is full and the next write starts a new one.
+  a <- array(runif(30 * 20 * 4), c(30, 20, 4))
+  la <- lazy(a)
+  for (step in 1:10) {
+    for (k in 1:4) {
+      la[, , k] <- la[, , k] * 0.5 + la[, , (k %% 4) + 1]
+      a[, , k] <- a[, , k] * 0.5 + a[, , (k %% 4) + 1]
+    }
+  }
+  expect_true(is_lazy(la))
+  expect_identical(materialize(la), a)
+  # Its warnings come when the full chain is computed, once.
+  x <- lazy(matrix(c(-1, rep(1, 59999)), 2000))
+  w <- character()
+  withCallingHandlers(
+    for (i in 1:17) x[, i + 1] <- sqrt(x[, 1]) * 0 + x[, i + 1],
+    warning = function(cnd) {
+      w <<- c(w, conditionMessage(cnd))
+      invokeRestart("muffleWarning")
+    }
+  )
+  expect_identical(w, "NaNs produced")
+  expect_true(is_lazy(x))
+})
+
 test_that("warnings of a deferred value are raised when the new version is computed", {
   x <- runif(2000)
   y <- lazy(x)
