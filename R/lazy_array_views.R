@@ -36,8 +36,8 @@ array_runs <- function(d, subscripts) {
   if (length(subscripts) != length(d) || length(d) < 2L) return(NULL)
   first <- numeric(length(d))
   n <- as.numeric(d)
-  by <- roll <- rep(1, length(d))
-  roll[] <- 0
+  by <- rep(1, length(d))
+  roll <- numeric(length(d))
   for (k in seq_along(d)) {
     s <- subscripts[[k]]
     if (is.null(s)) next

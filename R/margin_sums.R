@@ -29,7 +29,7 @@ colMeans <- function(x, na.rm = FALSE, dims = 1L) {
 }
 
 margin_sums <- function(what, x, na.rm, dims, call) {
-  if (inherits(x, "gufunc_lazy") && is_lazy(x)) {
+  if (is_lazy(x)) {
     value <- lazy_margin_sums(what, x, na.rm, dims, call)
     if (!is.null(value)) return(value)
   }

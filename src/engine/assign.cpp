@@ -112,7 +112,6 @@ unsigned evaluate_assign(const NodePtr& root, const std::vector<Run>& runs, char
   // computed one is computed over the whole run, writes or not, as base R computes
   // it whole before x[i] <- v: its warnings are base R's, and it is one evaluation,
   // not one per gap between writes (the gaps of diag(x) <- v are a column long).
-  const bool base_at_hand = n->kind == NodeKind::Input || n->kind == NodeKind::Scalar;
   std::vector<Piece> base_pieces;
   std::vector<std::vector<Piece>> write_pieces(writes.size());
   char* to = out;
@@ -124,7 +123,7 @@ unsigned evaluate_assign(const NodePtr& root, const std::vector<Run>& runs, char
         written.push_back(p);
       }
     }
-    if (!base_at_hand) {
+    if (!n->at_hand()) {
       base_pieces.push_back({run.begin, run.end - run.begin, to});
     } else {
       for (const Piece& p : outside(std::move(written), run.begin, run.end, to, es)) {

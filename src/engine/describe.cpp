@@ -33,17 +33,14 @@ void add_assigns(const Node& root, const EvalOptions& options, Plan* plan,
   std::vector<const Node*> writes;
   const Node* base = &root;
   for (; base->kind == NodeKind::Assign; base = base->children[0].get()) writes.push_back(base);
-  auto computed = [](const Node& n) {
-    return n.kind != NodeKind::Input && n.kind != NodeKind::Scalar;
-  };
   PlanKernel step;
-  if (computed(*base)) add_batches(*base, options, plan, inputs_seen);
+  if (!base->at_hand()) add_batches(*base, options, plan, inputs_seen);
   step.instructions.push_back(
       "the version before (" + std::to_string(base->length) +
-      (computed(*base) ? " elements), computed whole" : " elements), where no write reaches"));
+      (base->at_hand() ? " elements), where no write reaches" : " elements), computed whole"));
   for (auto it = writes.rbegin(); it != writes.rend(); ++it) {
     const Node& value = *(*it)->children[1];
-    if (computed(value)) {
+    if (!value.at_hand()) {
       const size_t before = plan->kernels.size();
       add_batches(value, options, plan, inputs_seen);
       if (plan->kernels.size() > before) {
@@ -53,7 +50,7 @@ void add_assigns(const Node& root, const EvalOptions& options, Plan* plan,
       }
     }
     step.instructions.push_back("`[<-` of " + region_text((*it)->region) +
-                                (computed(value) ? ", computed by the kernel before" : ""));
+                                (!value.at_hand() ? ", computed by the kernel before" : ""));
     plan->bytes_written += static_cast<double>((*it)->region.count()) * dtype_size(root.dtype);
   }
   step.notes.push_back("a subassignment: the new version is written once, in its own memory");
@@ -142,7 +139,7 @@ void add_batches(const Node& root, const EvalOptions& options, Plan* plan,
 double base_r_bytes(const NodePtr& root) {
   double total = 0;
   for_each_node(root, [&](const Node& n) {
-    if (n.kind == NodeKind::Input || n.kind == NodeKind::Scalar) return;
+    if (n.at_hand()) return;
     for (const NodePtr& c : n.children) total += bytes_of(*c);
     total += bytes_of(n);
   });

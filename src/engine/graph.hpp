@@ -113,6 +113,8 @@ struct Node {
   std::vector<NodePtr> children;
 
   Node(NodeKind k, gufunc_dtype t, intptr_t n) : kind(k), dtype(t), length(n) {}
+  // Whether the values are at hand (memory or a constant), not computed.
+  bool at_hand() const { return kind == NodeKind::Input || kind == NodeKind::Scalar; }
   ~Node();  // iterative: children whose last owner this is are released in a loop
 };
 

@@ -221,14 +221,11 @@ namespace {
 // loop reads the rest next: its border from one step, its interior from the next).
 bool picks_cheaply(const engine::Node& node) {
   if (node.kind != engine::NodeKind::Assign) return true;
-  auto at_hand = [](const engine::Node& n) {
-    return n.kind == engine::NodeKind::Input || n.kind == engine::NodeKind::Scalar;
-  };
   const engine::Node* n = &node;
   for (; n->kind == engine::NodeKind::Assign; n = n->children[0].get()) {
-    if (!at_hand(*n->children[1])) return false;
+    if (!n->children[1]->at_hand()) return false;
   }
-  return at_hand(*n);
+  return n->at_hand();
 }
 
 }  // namespace

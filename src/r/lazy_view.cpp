@@ -128,14 +128,10 @@ bool remaining_run(SEXP index, R_xlen_t length, Pick* pick) {
   return false;
 }
 
-// The k of an index c((k + 1):n, 1:k) of all n elements shifted circularly (0 <
-// k < n), or 0.
-R_xlen_t rotation_of(SEXP index, R_xlen_t n) {
-  if ((TYPEOF(index) != INTSXP && TYPEOF(index) != REALSXP) || XLENGTH(index) != n || n < 2) {
-    return 0;
-  }
-  const double first = TYPEOF(index) == INTSXP ? INTEGER_ELT(index, 0) : REAL_ELT(index, 0);
-  if (!(first >= 2 && first <= static_cast<double>(n))) return 0;
+// The k of an index c((k + 1):n, 1:k) (its first element `first`) of all n
+// elements shifted circularly (0 < k < n), or 0.
+R_xlen_t rotation_of(SEXP index, double first, R_xlen_t n) {
+  if (XLENGTH(index) != n || !(first >= 2 && first <= static_cast<double>(n))) return 0;
   double expected = first;
   const bool ok = each_position(index, [&](double p) {
     if (p != expected) return false;
@@ -156,7 +152,7 @@ bool pick_of(SEXP index, R_xlen_t length, Pick* pick) {
   if (first < 0) return remaining_run(index, length, pick);
   if (regular_positions(index, length, pick)) return true;
   *pick = Pick();
-  pick->row_roll = rotation_of(index, length);
+  pick->row_roll = rotation_of(index, first, length);
   pick->rows = length;
   return pick->row_roll != 0;
 }
