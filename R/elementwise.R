@@ -4,26 +4,15 @@
 # math1(), family by family, so gufunc_call() results are identical() to base R.
 
 # Which of base R's code paths a builtin name follows (aliases included).
-builtin_families <- c(
-  "+" = "arithmetic", "-" = "arithmetic", "*" = "arithmetic", "/" = "arithmetic",
-  "^" = "arithmetic", "%%" = "arithmetic", "%/%" = "arithmetic",
-  add = "arithmetic", subtract = "arithmetic", multiply = "arithmetic", divide = "arithmetic",
-  "==" = "comparison", "!=" = "comparison", "<" = "comparison", "<=" = "comparison",
-  ">" = "comparison", ">=" = "comparison", "&" = "logic", "|" = "logic", "!" = "not",
-  abs = "math", sqrt = "math", exp = "math", expm1 = "math", log = "math", log2 = "math",
-  log10 = "math", log1p = "math", sin = "math", cos = "math", tan = "math", asin = "math",
-  acos = "math", atan = "math", sinh = "math", cosh = "math", tanh = "math", floor = "math",
-  ceiling = "math", trunc = "math", sign = "math"
-)
-
 elementwise_family <- function(name, nargs) {
-  family <- builtin_families[name]
+  family <- builtin_family(name)
   if (is.na(family)) {
     # Element-wise functions of other namespaces: base R's general rules.
     return(switch(as.character(nargs), "1" = "math", "2" = "arithmetic", "none"))
   }
-  family <- unname(family)
-  if (family == "arithmetic" && nargs == 1L) "unary" else family
+  if (nargs == 1L && family == "arithmetic") return("unary")
+  if (nargs == 1L && family == "math2") return("math")
+  family
 }
 
 # Raises base R's errors and warnings for the shapes of the arguments, in base
@@ -66,6 +55,16 @@ elementwise_attributes <- function(value, args, name, call = NULL) {
     unary = if (is.logical(x)) keep_array_attributes(value, x) else keep_attributes(value, x),
     not = if (is.logical(x)) keep_attributes(value, x) else keep_array_attributes(value, x),
     math = keep_attributes(value, x),
+    predicate = keep_array_attributes(value, x),
+    select = value,
+    # math2(): all attributes of the operand as long as the result, x first.
+    math2 = if (length(value) == length(x)) {
+      keep_attributes(value, x)
+    } else if (length(value) == length(args[[2L]])) {
+      keep_attributes(value, args[[2L]])
+    } else {
+      value
+    },
     binary_attributes(nan_operand_order(value, x, args[[2L]], name), x, args[[2L]], family,
                       call)
   )

@@ -30,8 +30,12 @@
 #' over `x`. Other subsets are base R's. [lazy_fallbacks()] counts what was handed
 #' to base R.
 #'
+#' `round()`, `signif()`, `log(x, base)` and `atan2()` (with their second argument a
+#' number or a lazy value), `is.na()`, `is.nan()`, `is.finite()` and `is.infinite()`
+#' are deferred and fused like the operators.
+#'
 #' Everything the engine does not know falls back to base R with base R's result:
-#' other functions, `log()` with a base, `round()`, character, complex, factor or
+#' other functions (`gamma()`, `cumsum()`, ...), character, complex, factor or
 #' Date operands, and operands whose lengths differ (other than a single value
 #' against many, which is mapped lazily). An operator between a lazy value and an
 #' object whose class has its own method (a Date, difftime or factor) runs
@@ -88,13 +92,12 @@
 #' they change only its attributes or turn integers or logicals into doubles.
 #'
 #' Base R functions give base R's plain result: `t()`, `diff()`, `aperm()`, other
-#' forms of `rep()`, `is.na()`, `Re()` and the like compute on the values, and
+#' forms of `rep()`, `Re()` and the like compute on the values, and
 #' gufunc's versions of `pmax()`, `pmin()`, `choose()` and other functions that
 #' would keep the class do the same ([base_masks]). Functions
 #' that copy every attribute of their first argument without dispatching and that
 #' gufunc does not mask (`stats::dnorm()` and the other distribution functions,
-#' `stats::fft()`, `storage.mode<-`, `signif(digits = , x = )` with the arguments
-#' named out of order, and base R's functions called from other packages) give
+#' `stats::fft()`, `storage.mode<-`, and base R's functions called from other packages) give
 #' plain data that still carries the class; [materialize()] and every gufunc
 #' function treat it as the plain value it is, and [is_lazy()] is `FALSE` for it.
 #'

@@ -20,11 +20,6 @@
 # 1.03 times the base R loop (its first operation already gives a plain vector).
 
 # Names of the builtin math functions the "base" table maps element-wise.
-lazy_math_names <- c(
-  "abs", "sqrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan",
-  "asin", "acos", "atan", "sinh", "cosh", "tanh", "floor", "ceiling", "trunc", "sign"
-)
-
 #' @export
 Ops.gufunc_lazy <- function(e1, e2) {
   args <- if (nargs() == 1L) list(e1) else list(e1, e2)
@@ -51,15 +46,9 @@ chooseOpsMethod.gufunc_lazy <- function(x, y, mx, my, cl, reverse) TRUE
 
 #' @export
 Math.gufunc_lazy <- function(x, ...) {
-  if (...length() > 0L || !.Generic %in% lazy_math_names) {
-    return(base_fallback(.Generic, list(x, ...)))
-  }
-  value <- .Call(C_lazy_ops, .Generic, list(x))
-  if (is.null(value)) return(base_fallback(.Generic, list(x)))
-  if (!is.object(value)) {
-    value <- lazy_elementwise(.Generic, list(x), generic_call(sys.call(), .Generic))
-  }
-  value
+  args <- deferred_math_operands(.Generic, x, ...)
+  value <- if (!is.null(args)) lazy_builtin_map(.Generic, args, generic_call(sys.call(), .Generic))
+  if (is.null(value)) base_fallback(.Generic, list(x, ...)) else value
 }
 
 #' @export
@@ -203,8 +192,9 @@ lazy_elementwise <- function(name, args, call, computed = args) {
   # The attributes are worked out on a stand-in of the result's length that costs
   # nothing, then installed on the lazy result when it is made.
   standin <- standin_of(max(lengths(plain)))
-  standin <- if (length(plain) == 2L) {
-    binary_attributes(standin, plain[[1L]], plain[[2L]], elementwise_family(name, 2L), call)
+  family <- elementwise_family(name, length(plain))
+  standin <- if (family %in% c("arithmetic", "comparison", "logic")) {
+    binary_attributes(standin, plain[[1L]], plain[[2L]], family, call)
   } else {
     elementwise_attributes(standin, plain, name, call)
   }

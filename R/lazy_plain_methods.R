@@ -60,13 +60,13 @@ rep_view <- function(x, args) {
 anyNA.gufunc_lazy <- function(x, recursive = FALSE) anyNA(fallback_values(x, "anyNA"), recursive)
 
 #' @export
-is.na.gufunc_lazy <- function(x) is.na(fallback_values(x, "is.na"))
+is.na.gufunc_lazy <- function(x) lazy_predicate("is.na", x)
 
 #' @export
-is.nan.gufunc_lazy <- function(x) is.nan(fallback_values(x, "is.nan"))
+is.nan.gufunc_lazy <- function(x) lazy_predicate("is.nan", x)
 
 #' @export
-is.finite.gufunc_lazy <- function(x) is.finite(fallback_values(x, "is.finite"))
+is.finite.gufunc_lazy <- function(x) lazy_predicate("is.finite", x)
 
 #' @export
-is.infinite.gufunc_lazy <- function(x) is.infinite(fallback_values(x, "is.infinite"))
+is.infinite.gufunc_lazy <- function(x) lazy_predicate("is.infinite", x)

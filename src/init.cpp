@@ -15,6 +15,7 @@ std::vector<R_CallMethodDef>& call_entries() {
 
 void register_callables();                // r/callables.cpp
 void register_lazy_altrep(DllInfo* dll);  // r/lazy_altrep.cpp
+void register_rmath_kernels(Table& table);  // r/rmath_kernels.cpp
 
 }  // namespace r
 }  // namespace gufunc
@@ -29,6 +30,7 @@ extern "C" void R_init_gufunc(DllInfo* dll) {
   char failure[512] = "";
   try {
     gufunc::register_builtin_kernels(gufunc::table("base"));
+    gufunc::r::register_rmath_kernels(gufunc::table("base"));
   } catch (const std::exception& e) {
     snprintf(failure, sizeof failure, "%s", e.what());
   }

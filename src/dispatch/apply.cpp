@@ -11,19 +11,6 @@
 
 namespace gufunc {
 
-const char* variant_name(Variant v) {
-  switch (v) {
-    case Variant::C:
-      return "C";
-    case Variant::Fortran:
-      return "Fortran";
-    case Variant::Xnd:
-      return "Xnd";
-    default:
-      return "Strided";
-  }
-}
-
 size_t dtype_size(gufunc_dtype t) { return t == GUFUNC_DOUBLE ? sizeof(double) : sizeof(int); }
 
 bool is_elementwise(const Function& f, int nin) {
@@ -50,7 +37,7 @@ namespace {
 
 // Step 7's preference order. R data is column-major, so core dims are always
 // Fortran-contiguous; they are C-contiguous too when at most one has size > 1.
-Variant choose_variant(const ApplyPlan& plan) {
+Variant plan_variant(const ApplyPlan& plan) {
   const gufunc_kernel_set& set = plan.set();
   bool c_contiguous = true;
   if (!plan.elementwise) {
@@ -60,10 +47,8 @@ Variant choose_variant(const ApplyPlan& plan) {
       c_contiguous = c_contiguous && big <= 1;
     }
   }
-  if (set.C && c_contiguous) return Variant::C;
-  if (set.Fortran) return Variant::Fortran;
-  if (set.Xnd) return Variant::Xnd;
-  if (set.Strided) return Variant::Strided;
+  const Variant v = choose_variant(set, c_contiguous, true);
+  if (v != Variant::None) return v;
   throw Error("gufunc_dispatch_error",
               "kernel set \"" + plan.sig().text + "\" of `" + plan.function->name() +
                   "` has only a C variant and the core dimensions of this call are not "
@@ -114,7 +99,7 @@ ApplyPlan plan_apply(const Function& f, const std::vector<ArgShape>& in) {
     plan.loop_length = plan.shape.loop_length;
   }
   check_constraint(plan);
-  plan.variant = choose_variant(plan);
+  plan.variant = plan_variant(plan);
   return plan;
 }
 
@@ -232,10 +217,11 @@ unsigned run_apply(const ApplyPlan& plan, const std::vector<const char*>& in,
     runner.parallel_for(n, grain, body);
   }
   if (outcome.failed) {
-    const bool known = outcome.failed_at >= 0 && (plan.elementwise || !plan.shape.loop_shape.empty());
+    const bool known =
+        outcome.failed_at >= 0 && (plan.elementwise || !plan.shape.loop_shape.empty());
     const std::string where = known ? " for " + slice_text(plan, outcome.failed_at) : "";
-    throw Error("gufunc_kernel_error",
-                "kernel of `" + plan.function->name() + "` failed" + where + ": " + outcome.message);
+    throw Error("gufunc_kernel_error", "kernel of `" + plan.function->name() + "` failed" + where +
+                                           ": " + outcome.message);
   }
   return outcome.warnings.load();
 }

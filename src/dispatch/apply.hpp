@@ -8,12 +8,10 @@
 #include "dispatch/table.hpp"
 #include "dispatch/typecheck.hpp"
 #include "dispatch/parallel.hpp"
+#include "dispatch/variant.hpp"
 #include "types/shape.hpp"
 
 namespace gufunc {
-
-enum class Variant { C, Fortran, Xnd, Strided };
-const char* variant_name(Variant v);
 
 // One input as the caller sees it: its type and R dims ({length} for a plain vector).
 struct ArgShape {

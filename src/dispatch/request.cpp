@@ -72,10 +72,10 @@ bool contiguous(const gufunc_ndarray& a, int ncore, intptr_t itemsize, bool fort
   return true;
 }
 
-// The set has no Strided loop: describe each argument as an array (its core dims,
-// then the loop dim) and call the variant the seed prefers for these strides.
-int call_nd(const Instance& k, char** args, const intptr_t* dimensions, const intptr_t* steps,
-            gufunc_context* ctx) {
+// Describes each argument as an array (its core dims, then the loop dim) and calls
+// the variant choose_variant() picks for these strides.
+int call_variant(const Instance& k, char** args, const intptr_t* dimensions, const intptr_t* steps,
+                 gufunc_context* ctx) {
   gufunc_ndarray stack[GUFUNC_MAX_ARGS];
   intptr_t shapes[kMaxCoreRefs + GUFUNC_MAX_ARGS];
   intptr_t strides[kMaxCoreRefs + GUFUNC_MAX_ARGS];
@@ -95,18 +95,16 @@ int call_nd(const Instance& k, char** args, const intptr_t* dimensions, const in
     all_c = all_c && contiguous(stack[a], k.ncore[a], k.itemsize[a], false);
     all_fortran = all_fortran && contiguous(stack[a], k.ncore[a], k.itemsize[a], true);
   }
-  gufunc_nd_kernel_t fn = nullptr;
-  if (all_c && k.set.C != nullptr) {
-    fn = k.set.C;
-  } else if (all_fortran && k.set.Fortran != nullptr) {
-    fn = k.set.Fortran;
-  } else if (k.set.Xnd != nullptr) {
-    fn = k.set.Xnd;
-  } else {
+  const Variant variant = choose_variant(k.set, all_c, all_fortran);
+  if (variant == Variant::Strided) {
+    gufunc_loop_data data = {k.set.state, ctx};
+    return k.set.Strided(args, dimensions, steps, &data);
+  }
+  if (variant == Variant::None) {
     return gufunc_error(ctx, "the kernels of \"%s\" need contiguous core dimensions",
                         k.set.signature);
   }
-  return fn(stack, k.set.state, ctx);
+  return nd_kernel(k.set, variant)(stack, k.set.state, ctx);
 }
 
 // The gufunc_instance_fn of every requested kernel.
@@ -114,13 +112,7 @@ int call_instance(char** args, const intptr_t* dimensions, const intptr_t* steps
                   gufunc_kernel_prefix* self, gufunc_context* ctx) {
   const Instance& k = *kernel_state<Instance>(self);
   if (check_dims(k, dimensions + 1, ctx) != 0) return -1;
-  int status;
-  if (k.set.Strided != nullptr) {
-    gufunc_loop_data data = {k.set.state, ctx};
-    status = k.set.Strided(args, dimensions, steps, &data);
-  } else {
-    status = call_nd(k, args, dimensions, steps, ctx);
-  }
+  const int status = call_variant(k, args, dimensions, steps, ctx);
   if (status != 0 && ctx->status == 0) gufunc_error(ctx, "kernel returned %d", status);
   return status == 0 ? 0 : -1;
 }

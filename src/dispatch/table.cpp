@@ -84,6 +84,7 @@ void Function::add(const gufunc_kernel_init& init) {
   gufunc_kernel_set set = {texts_.back().c_str(), init.constraint, init.C, init.Fortran, init.Xnd,
                            init.Strided,          init.state};
   sets_.push_back(set);
+  set_flags_.push_back(0u);
   signatures_.push_back(std::move(sig));
   type_codes_.push_back(std::move(codes));
   refresh_view();

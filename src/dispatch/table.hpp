@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "dispatch/builtin_traits.hpp"
 #include "gufunc/kernel_set.h"
 #include "types/signature.hpp"
 
@@ -58,6 +59,13 @@ class Function {
   void add_owned(const gufunc_kernel_init& init, StateRelease release);
 
   void set_typecheck(gufunc_typecheck_t fn);
+
+  // Builtins only: the traits declared at registration (family None otherwise)
+  // and the KernelSetFlag bits of kernel set i.
+  const BuiltinTraits& traits() const { return traits_; }
+  void set_traits(const BuiltinTraits& traits) { traits_ = traits; }
+  unsigned set_flags(int i) const { return set_flags_[i]; }
+  void add_set_flags(int i, unsigned flags) { set_flags_[i] |= flags; }
   // The ABI view of this multimethod (valid until the next add()).
   const gufunc_func* view() const { return &view_; }
 
@@ -70,6 +78,8 @@ class Function {
   std::vector<Signature> signatures_;
   std::vector<std::vector<int>> type_codes_;
   std::vector<std::unique_ptr<OwnedState>> owned_;  // states gufunc releases
+  std::vector<unsigned> set_flags_;
+  BuiltinTraits traits_;
   gufunc_func view_ = {nullptr, nullptr, 0, nullptr};
 };
 
@@ -91,6 +101,8 @@ class Table {
   // naming it; false if there was none.
   bool remove_function(const std::string& name);
   void add_alias(const std::string& alias, const std::string& target);
+  // Name -> target of every alias.
+  const std::map<std::string, std::string>& aliases() const { return aliases_; }
   // Sorted names of the functions (aliases not included).
   std::vector<std::string> names() const;
 

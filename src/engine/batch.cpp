@@ -10,7 +10,7 @@
 #include <utility>
 
 #include "dispatch/apply.hpp"
-#include "kernels/builtins.hpp"
+#include "dispatch/builtin_traits.hpp"
 #include "kernels/r_summary.hpp"
 
 namespace gufunc {
@@ -316,8 +316,9 @@ int fusable_product(const Batch& b) {
   for (int a : product.args) {
     if (b.values[a].dtype != GUFUNC_DOUBLE) return -1;
   }
-  const gufunc_kernel_set& set = product.node->function->set(product.node->match.index);
-  if (set.Strided != builtin_double_times_loop()) return -1;
+  if ((product.node->function->set_flags(product.node->match.index) & kFoldsIntoSum) == 0) {
+    return -1;
+  }
   for (size_t i = 0; i + 1 < n; ++i) {
     const std::vector<int>& args = b.code[i].args;
     if (std::find(args.begin(), args.end(), product.out) != args.end()) return -1;

@@ -160,8 +160,9 @@ int BlockRunner::call_kernel(const Node& node, char** args, const intptr_t* step
                              gufunc_context* ctx) {
   const gufunc_kernel_set& set = node.function->set(node.match.index);
   const int nargs = static_cast<int>(node.children.size()) + 1;
+  const Variant variant = choose_variant(set, true, true);  // element-wise: no core dims
   int status;
-  if (set.Strided != nullptr) {
+  if (variant == Variant::Strided) {
     gufunc_loop_data data = {set.state, ctx};
     status = set.Strided(args, &n, steps, &data);
   } else {
@@ -173,8 +174,7 @@ int BlockRunner::call_kernel(const Node& node, char** args, const intptr_t* step
       const gufunc_dtype t = a + 1 < nargs ? node.match.types[a] : node.dtype;
       stack[a] = {args[a], t, 1, &shape[a], &steps[a]};
     }
-    gufunc_nd_kernel_t fn = set.C ? set.C : set.Fortran ? set.Fortran : set.Xnd;
-    status = fn(stack, set.state, ctx);
+    status = nd_kernel(set, variant)(stack, set.state, ctx);
   }
   if (status != 0 && ctx->status == 0) gufunc_error(ctx, "kernel returned %d", status);
   return status;

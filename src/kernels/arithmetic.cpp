@@ -98,32 +98,35 @@ struct Identity : Unary<T> {
 
 }  // namespace
 
-gufunc_strided_kernel_t builtin_double_times_loop() { return binary_loop<TimesDouble>; }
-
 void register_arithmetic_kernels(Table& table) {
   const char* ii_i = "integer, integer -> integer";
   const char* dd_d = "double, double -> double";
-  const gufunc_kernel_init inits[] = {
-      strided_init("+", ii_i, binary_loop<PlusInt>),
-      strided_init("+", dd_d, binary_loop<PlusDouble>),
-      strided_init("+", "integer -> integer", unary_loop<Identity<int>>),
-      strided_init("+", "double -> double", unary_loop<Identity<double>>),
-      strided_init("-", ii_i, binary_loop<MinusInt>),
-      strided_init("-", dd_d, binary_loop<MinusDouble>),
-      strided_init("-", "integer -> integer", unary_loop<NegateInt>),
-      strided_init("-", "double -> double", unary_loop<NegateDouble>),
-      strided_init("*", ii_i, binary_loop<TimesInt>),
-      strided_init("*", dd_d, binary_loop<TimesDouble>),
-      strided_init("/", "integer, integer -> double", binary_loop<DivideInt>),
-      strided_init("/", dd_d, binary_loop<DivideDouble>),
-      strided_init("^", "integer, integer -> double", binary_loop<PowInt>),
-      strided_init("^", dd_d, binary_loop<PowDouble>),
-      strided_init("%%", ii_i, binary_loop<ModInt>),
-      strided_init("%%", dd_d, binary_loop<ModDouble>),
-      strided_init("%/%", ii_i, binary_loop<FloorDivInt>),
-      strided_init("%/%", dd_d, binary_loop<FloorDivDouble>),
-  };
-  for (const gufunc_kernel_init& init : inits) table.add_kernel(init);
+  add_builtins(table, Family::Arithmetic,
+               {
+                   strided_init("+", ii_i, binary_loop<PlusInt>),
+                   strided_init("+", dd_d, binary_loop<PlusDouble>),
+                   strided_init("+", "integer -> integer", unary_loop<Identity<int>>),
+                   strided_init("+", "double -> double", unary_loop<Identity<double>>),
+                   strided_init("-", ii_i, binary_loop<MinusInt>),
+                   strided_init("-", dd_d, binary_loop<MinusDouble>),
+                   strided_init("-", "integer -> integer", unary_loop<NegateInt>),
+                   strided_init("-", "double -> double", unary_loop<NegateDouble>),
+                   strided_init("*", ii_i, binary_loop<TimesInt>),
+               });
+  // Its products are plain IEEE ones: sum(x * y) may compute them itself.
+  add_builtin(table, Family::Arithmetic, strided_init("*", dd_d, binary_loop<TimesDouble>),
+              kFoldsIntoSum);
+  add_builtins(table, Family::Arithmetic,
+               {
+                   strided_init("/", "integer, integer -> double", binary_loop<DivideInt>),
+                   strided_init("/", dd_d, binary_loop<DivideDouble>),
+                   strided_init("^", "integer, integer -> double", binary_loop<PowInt>),
+                   strided_init("^", dd_d, binary_loop<PowDouble>),
+                   strided_init("%%", ii_i, binary_loop<ModInt>),
+                   strided_init("%%", dd_d, binary_loop<ModDouble>),
+                   strided_init("%/%", ii_i, binary_loop<FloorDivInt>),
+                   strided_init("%/%", dd_d, binary_loop<FloorDivDouble>),
+               });
 }
 
 }  // namespace gufunc

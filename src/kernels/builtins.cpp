@@ -5,11 +5,23 @@
 
 namespace gufunc {
 
+void add_builtin(Table& table, Family family, const gufunc_kernel_init& init, unsigned set_flags) {
+  table.add_kernel(init);
+  Function& f = *table.find(init.name);
+  f.set_traits(BuiltinTraits{family, kDeferred});
+  f.add_set_flags(f.size() - 1, set_flags);
+}
+
+void add_builtins(Table& table, Family family, std::initializer_list<gufunc_kernel_init> inits) {
+  for (const gufunc_kernel_init& init : inits) add_builtin(table, family, init);
+}
+
 void register_builtin_kernels(Table& base) {
   register_arithmetic_kernels(base);
   register_comparison_kernels(base);
   register_logic_kernels(base);
   register_math_kernels(base);
+  register_predicate_kernels(base);
   register_linalg_product_kernels(base);
   register_linalg_solve_kernels(base);
   register_linalg_eigen_kernels(base);

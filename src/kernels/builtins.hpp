@@ -1,6 +1,9 @@
 // The builtin kernels of the "base" namespace: one registration call per family.
 #pragma once
 
+#include <initializer_list>
+
+#include "dispatch/builtin_traits.hpp"
 #include "gufunc/kernel_set.h"
 
 namespace gufunc {
@@ -11,15 +14,18 @@ void register_arithmetic_kernels(Table& table);      // kernels/arithmetic.cpp
 void register_comparison_kernels(Table& table);      // kernels/comparison.cpp
 void register_logic_kernels(Table& table);           // kernels/logic.cpp
 void register_math_kernels(Table& table);            // kernels/math.cpp
+void register_predicate_kernels(Table& table);       // kernels/predicates.cpp
 void register_linalg_product_kernels(Table& table);  // kernels/linalg_products.cpp
 void register_linalg_solve_kernels(Table& table);    // kernels/linalg_solve.cpp
 void register_linalg_eigen_kernels(Table& table);    // kernels/linalg_eigen.cpp
 void register_cumulative_kernels(Table& table);      // kernels/cumulative.cpp
 void register_dim_reduction_kernels(Table& table);   // kernels/dim_reductions.cpp
 
-// The loop of the builtin double `*`: the engine folds `sum(x * y)` into one pass
-// when a product node runs this loop (and not a kernel registered over it).
-gufunc_strided_kernel_t builtin_double_times_loop();
+// Adds a kernel set of a builtin element-wise function of `family`, which lazy
+// values defer; `set_flags` are KernelSetFlag bits of this kernel set.
+void add_builtin(Table& table, Family family, const gufunc_kernel_init& init,
+                 unsigned set_flags = 0);
+void add_builtins(Table& table, Family family, std::initializer_list<gufunc_kernel_init> inits);
 
 // All families, under base R's names, plus the aliases add, subtract, multiply
 // and divide for + - * /.

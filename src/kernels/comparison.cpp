@@ -1,11 +1,11 @@
 // The comparison family: == != < <= > >= give logical; an NA or NaN operand
 // gives NA. Logical operands compare as integers (promotion is free).
-#include "kernels/loop_options.hpp"  // first: covers everything below
 #include <cmath>
 #include <functional>
 
 #include "dispatch/table.hpp"
 #include "kernels/builtins.hpp"
+#include "kernels/loop_options.hpp"  // first: covers everything below
 #include "kernels/r_semantics.hpp"
 #include "kernels/strided_loop.hpp"
 
@@ -27,10 +27,10 @@ struct Relation {
 
 template <class Compare>
 void add_relation(Table& table, const char* name) {
-  table.add_kernel(
-      strided_init(name, "integer, integer -> logical", binary_loop<Relation<int, Compare>>));
-  table.add_kernel(
-      strided_init(name, "double, double -> logical", binary_loop<Relation<double, Compare>>));
+  add_builtins(
+      table, Family::Comparison,
+      {strided_init(name, "integer, integer -> logical", binary_loop<Relation<int, Compare>>),
+       strided_init(name, "double, double -> logical", binary_loop<Relation<double, Compare>>)});
 }
 
 }  // namespace

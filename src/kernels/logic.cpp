@@ -1,9 +1,9 @@
 // The logic family: & | ! with R's three-valued logic, and ifelse()'s choice.
 // Numbers count as logical the way as.logical() sees them: 0 is FALSE, NA and NaN
 // are NA, others TRUE.
-#include "kernels/loop_options.hpp"  // first: covers everything below
 #include "dispatch/table.hpp"
 #include "kernels/builtins.hpp"
+#include "kernels/loop_options.hpp"  // first: covers everything below
 #include "kernels/r_semantics.hpp"
 #include "kernels/r_summary.hpp"
 #include "kernels/strided_loop.hpp"
@@ -74,21 +74,29 @@ inline int Select<int>::na() {
 }  // namespace
 
 void register_logic_kernels(Table& table) {
-  const gufunc_kernel_init inits[] = {
-      strided_init("&", "logical, logical -> logical", binary_loop<Binary<int, AndRule>>),
-      strided_init("&", "integer, integer -> logical", binary_loop<Binary<int, AndRule>>),
-      strided_init("&", "double, double -> logical", binary_loop<Binary<double, AndRule>>),
-      strided_init("|", "logical, logical -> logical", binary_loop<Binary<int, OrRule>>),
-      strided_init("|", "integer, integer -> logical", binary_loop<Binary<int, OrRule>>),
-      strided_init("|", "double, double -> logical", binary_loop<Binary<double, OrRule>>),
-      strided_init("!", "logical -> logical", unary_loop<Not<int>>),
-      strided_init("!", "integer -> logical", unary_loop<Not<int>>),
-      strided_init("!", "double -> logical", unary_loop<Not<double>>),
-      strided_init("ifelse", "logical, double, double -> double", ternary_loop<Select<double>>),
-      strided_init("ifelse", "logical, integer, integer -> integer", ternary_loop<Select<int>>),
-      strided_init("ifelse", "logical, logical, logical -> logical", ternary_loop<Select<int>>),
-  };
-  for (const gufunc_kernel_init& init : inits) table.add_kernel(init);
+  add_builtins(
+      table, Family::Logic,
+      {
+          strided_init("&", "logical, logical -> logical", binary_loop<Binary<int, AndRule>>),
+          strided_init("&", "integer, integer -> logical", binary_loop<Binary<int, AndRule>>),
+          strided_init("&", "double, double -> logical", binary_loop<Binary<double, AndRule>>),
+          strided_init("|", "logical, logical -> logical", binary_loop<Binary<int, OrRule>>),
+          strided_init("|", "integer, integer -> logical", binary_loop<Binary<int, OrRule>>),
+          strided_init("|", "double, double -> logical", binary_loop<Binary<double, OrRule>>),
+      });
+  add_builtins(table, Family::Not,
+               {
+                   strided_init("!", "logical -> logical", unary_loop<Not<int>>),
+                   strided_init("!", "integer -> logical", unary_loop<Not<int>>),
+                   strided_init("!", "double -> logical", unary_loop<Not<double>>),
+               });
+  add_builtins(
+      table, Family::Select,
+      {
+          strided_init("ifelse", "logical, double, double -> double", ternary_loop<Select<double>>),
+          strided_init("ifelse", "logical, integer, integer -> integer", ternary_loop<Select<int>>),
+          strided_init("ifelse", "logical, logical, logical -> logical", ternary_loop<Select<int>>),
+      });
 }
 
 }  // namespace gufunc

@@ -1,7 +1,8 @@
 // The Math family: one-argument functions on doubles (abs also on integers),
 // following base R's math1(): a NaN result from a NaN input is that input (so
 // NA stays NA), a new NaN raises "NaNs produced". abs, log2 and log10 take
-// other paths in R and follow those (AbsDouble, LogBase).
+// other paths in R and follow those (AbsDouble, LogBase). log(x, base) and
+// atan2 follow math2() (kernels/math_rules.hpp).
 // clang-format off
 #include "kernels/loop_options.hpp"  // first: covers everything below
 // clang-format on
@@ -13,6 +14,7 @@
 #include "dispatch/table.hpp"
 #include "kernels/builtins.hpp"
 #include "kernels/matched_libm.hpp"
+#include "kernels/math_rules.hpp"
 #include "kernels/r_semantics.hpp"
 #include "kernels/r_summary.hpp"  // na_real()
 #include "kernels/strided_loop.hpp"
@@ -20,22 +22,11 @@
 namespace gufunc {
 namespace {
 
-using Fn = double (*)(double);
+using Fn = MathFn1;
 
 struct DoubleMap {
   using In = double;
   using Out = double;
-};
-
-template <Fn F>
-struct Math1 : DoubleMap {
-  // Branch-free, so loops over it vectorize where F does (sqrt, fabs).
-  static double apply(double x, unsigned& w) {
-    const double y = F(x);
-    const bool y_nan = y != y, x_nan = x != x;
-    w |= (y_nan & !x_nan) ? GUFUNC_WARN_NAN_PRODUCED : 0u;
-    return x_nan ? x : y;  // a NaN input's own NaN (so NA stays NA)
-  }
 };
 
 // abs() is plain fabs (R's do_abs), so a NaN loses its sign bit like any number.
@@ -43,21 +34,13 @@ struct AbsDouble : DoubleMap {
   static double apply(double x, unsigned&) { return std::fabs(x); }
 };
 
-// What R's math2() makes of a NaN operand: NA_real_ itself for an NA (R's ISNA
-// reads only the low word), R's NaN for any other, whatever the sign or quiet bit.
-inline double math2_nan(double x) {
-  uint64_t bits;
-  std::memcpy(&bits, &x, sizeof bits);
-  return static_cast<uint32_t>(bits) == 1954u ? rsem::na_real() : rsem::nan_value();
-}
-
 // log2 and log10 run as log(x, base) through math2(); below 0 a new NaN warns.
 template <Fn F>
 struct LogBase : DoubleMap {
   static double apply(double x, unsigned& w) {
     const double y = F(x);
     w |= (x < 0) ? GUFUNC_WARN_NAN_PRODUCED : 0u;
-    return x != x ? math2_nan(x) : y;
+    return x != x ? math2_nan(x, 0.0) : y;
   }
 };
 
@@ -84,10 +67,26 @@ double tanh_(double x) { return std::tanh(x); }
 double floor_(double x) { return std::floor(x); }
 double ceil_(double x) { return std::ceil(x); }
 double trunc_(double x) { return std::trunc(x); }
+double acosh_(double x) { return std::acosh(x); }
+double asinh_(double x) { return std::asinh(x); }
+double atanh_(double x) { return std::atanh(x); }
+double atan2_(double y, double x) { return std::atan2(y, x); }
+
+// R's logbase(): base 10 and 2 through log10 and log2, others as a quotient.
+double log_base_(double x, double base) {
+  if (base == 10) return rsem::log10_r(x);
+  if (base == 2) return rsem::log2_r(x);
+  return rsem::log_r(x) / rsem::log_r(base);
+}
 
 template <Fn F>
 gufunc_kernel_init double_kernel(const char* name) {
   return strided_init(name, "double -> double", unary_loop<Math1<F>>);
+}
+
+template <MathFn2 F>
+gufunc_kernel_init math2_kernel(const char* name) {
+  return strided_init(name, "double, double -> double", binary_loop<Math2<F>>);
 }
 
 // exp, sin and cos: contiguous slices go through the matched array functions
@@ -117,31 +116,39 @@ gufunc_kernel_init matched_kernel(const char* name) {
 }  // namespace
 
 void register_math_kernels(Table& table) {
-  const gufunc_kernel_init inits[] = {
-      strided_init("abs", "integer -> integer", unary_loop<AbsInt>),
-      strided_init("abs", "double -> double", unary_loop<AbsDouble>),
-      double_kernel<sqrt_>("sqrt"),
-      matched_kernel<exp_, matched::exp_array>("exp"),
-      double_kernel<expm1_>("expm1"),
-      double_kernel<rsem::log_r>("log"),
-      strided_init("log2", "double -> double", unary_loop<LogBase<rsem::log2_r>>),
-      strided_init("log10", "double -> double", unary_loop<LogBase<rsem::log10_r>>),
-      double_kernel<log1p_>("log1p"),
-      matched_kernel<sin_, matched::sin_array>("sin"),
-      matched_kernel<cos_, matched::cos_array>("cos"),
-      double_kernel<tan_>("tan"),
-      double_kernel<asin_>("asin"),
-      double_kernel<acos_>("acos"),
-      double_kernel<atan_>("atan"),
-      double_kernel<sinh_>("sinh"),
-      double_kernel<cosh_>("cosh"),
-      double_kernel<tanh_>("tanh"),
-      double_kernel<floor_>("floor"),
-      double_kernel<ceil_>("ceiling"),
-      double_kernel<trunc_>("trunc"),
-      double_kernel<rsem::sign_r>("sign"),
-  };
-  for (const gufunc_kernel_init& init : inits) table.add_kernel(init);
+  add_builtins(table, Family::Math,
+               {
+                   strided_init("abs", "integer -> integer", unary_loop<AbsInt>),
+                   strided_init("abs", "double -> double", unary_loop<AbsDouble>),
+                   double_kernel<sqrt_>("sqrt"),
+                   matched_kernel<exp_, matched::exp_array>("exp"),
+                   double_kernel<expm1_>("expm1"),
+                   double_kernel<rsem::log_r>("log"),
+                   strided_init("log2", "double -> double", unary_loop<LogBase<rsem::log2_r>>),
+                   strided_init("log10", "double -> double", unary_loop<LogBase<rsem::log10_r>>),
+                   double_kernel<log1p_>("log1p"),
+                   matched_kernel<sin_, matched::sin_array>("sin"),
+                   matched_kernel<cos_, matched::cos_array>("cos"),
+                   double_kernel<tan_>("tan"),
+                   double_kernel<asin_>("asin"),
+                   double_kernel<acos_>("acos"),
+                   double_kernel<atan_>("atan"),
+                   double_kernel<sinh_>("sinh"),
+                   double_kernel<cosh_>("cosh"),
+                   double_kernel<tanh_>("tanh"),
+                   double_kernel<floor_>("floor"),
+                   double_kernel<ceil_>("ceiling"),
+                   double_kernel<trunc_>("trunc"),
+                   double_kernel<rsem::sign_r>("sign"),
+                   double_kernel<acosh_>("acosh"),
+                   double_kernel<asinh_>("asinh"),
+                   double_kernel<atanh_>("atanh"),
+               });
+  add_builtins(table, Family::Math2,
+               {
+                   math2_kernel<log_base_>("log"),
+                   math2_kernel<atan2_>("atan2"),
+               });
 }
 
 }  // namespace gufunc

@@ -1,4 +1,5 @@
-// .Call entry listing the kernel sets of a namespace for gufunc_kernels().
+// .Call entries listing the kernel sets of a namespace for gufunc_kernels(), and
+// the traits of the builtin element-wise functions.
 #include <string>
 #include <vector>
 
@@ -63,6 +64,32 @@ SEXP namespaces() {
   return guarded([&]() -> SEXP { return strings(table_names()); });
 }
 
+// list(name, family, deferred) of the builtin element-wise functions of "base"
+// and their aliases: what R's methods read to treat them (R/builtin_traits.R).
+SEXP builtin_traits() {
+  return guarded([&]() -> SEXP {
+    Table& t = existing_table("base");
+    std::vector<std::string> names, families;
+    std::vector<int> deferred;
+    auto add = [&](const std::string& name, const Function* f) {
+      if (f == nullptr || f->traits().family == Family::None) return;
+      names.push_back(name);
+      families.push_back(family_name(f->traits().family));
+      deferred.push_back((f->traits().flags & kDeferred) != 0);
+    };
+    for (const std::string& n : t.names()) add(n, t.find(n));
+    for (const auto& alias : t.aliases()) add(alias.first, t.find(alias.second));
+    SEXP flags = PROTECT(alloc_vector(LGLSXP, static_cast<R_xlen_t>(deferred.size())));
+    for (size_t i = 0; i < deferred.size(); ++i) LOGICAL(flags)[i] = deferred[i];
+    SEXP out = PROTECT(alloc_vector(VECSXP, 3));
+    SET_VECTOR_ELT(out, 0, strings(names));
+    SET_VECTOR_ELT(out, 1, strings(families));
+    SET_VECTOR_ELT(out, 2, flags);
+    UNPROTECT(2);
+    return out;
+  });
+}
+
 }  // namespace
 
 }  // namespace r
@@ -70,3 +97,4 @@ SEXP namespaces() {
 
 GUFUNC_CALL_ENTRY(gufunc_kernels, gufunc::r::kernels, 2);
 GUFUNC_CALL_ENTRY(gufunc_namespaces, gufunc::r::namespaces, 0);
+GUFUNC_CALL_ENTRY(builtin_traits, gufunc::r::builtin_traits, 0);

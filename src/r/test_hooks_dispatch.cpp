@@ -138,6 +138,10 @@ void register_probes(const std::string& ns, bool c, bool f, bool x, bool s) {
                              s ? probe_strided : nullptr,
                              nullptr};
   t.add_kernel(init);
+  // The same probe element-wise: eager calls and lazy evaluation must agree.
+  init.name = "probe1";
+  init.signature = "double -> integer";
+  t.add_kernel(init);
 }
 
 SEXP register_test_kernels() {

@@ -98,6 +98,19 @@ test_that("variants are chosen in the order C, Fortran, Xnd, Strided", {
   expect_identical(gufunc_kernels("probe", "gufunc_test_CFXS")$variants, "C,Fortran,Xnd,Strided")
 })
 
+test_that("eager calls and lazy evaluation choose the same variant", {
+  test_kernels()
+  x <- runif(3000)
+  expected <- c(CFXS = 1L, FXS = 2L, XS = 3L, S = 4L, C = 1L)
+  for (set in names(expected)) {
+    ns <- paste0("gufunc_test_", set)
+    eager <- unique(gufunc_call("probe1", x, namespace = ns))
+    deferred <- unique(materialize(gufunc_call("probe1", lazy(x) * 1, namespace = ns)))
+    expect_identical(eager, expected[[set]], label = paste("eager", set))
+    expect_identical(deferred, expected[[set]], label = paste("lazy", set))
+  }
+})
+
 test_that("a kernel error on a worker thread is an R error and the session goes on", {
   test_kernels()
   x <- c(runif(2e5), -1)

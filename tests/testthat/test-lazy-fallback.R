@@ -16,14 +16,13 @@ test_that("functions without a lazy method see the values", {
 test_that("Math functions the engine does not map give base R's result", {
   a <- runif(5000) * 10
   z <- lazy(a)
-  expect_identical(round(z, 2), round(a, 2))
-  expect_identical(signif(z), signif(a))
-  expect_identical(log(z, 3), log(a, 3))
   expect_identical(cumsum(z), cumsum(a))
   expect_identical(cummax(lazy(-a)), cummax(-a))
   expect_identical(gamma(z), gamma(a))
   expect_identical(trunc(z, 1), trunc(a, 1))
-  expect_false(is_lazy(round(z)))
+  expect_identical(lgamma(z), lgamma(a))
+  expect_identical(digamma(z), digamma(a))
+  expect_false(is_lazy(gamma(z)))
 })
 
 test_that("character, complex, factor and Date operands are base R's business", {

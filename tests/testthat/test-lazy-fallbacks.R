@@ -10,14 +10,14 @@ test_that("lazy_fallbacks() counts the calls that gave lazy values to base R", {
   v <- materialize(y[-1])
   expect_length(lazy_fallbacks(), 0) # all in the engine
   m <- matrix(x * 3, 10) # base R reads the deferred product's data
-  na <- is.na(x)
-  na <- is.na(x)
+  g <- gamma(x)
+  g <- gamma(x)
   e <- pmax(x, 0.5)
   counts <- lazy_fallbacks()
   expect_identical(counts[["data pointer"]], 1L)
-  expect_identical(counts[["is.na"]], 2L)
+  expect_identical(counts[["gamma"]], 2L)
   expect_identical(counts[["pmax"]], 1L)
-  expect_identical(names(counts)[1], "is.na") # largest first
+  expect_identical(names(counts)[1], "gamma") # largest first
   expect_identical(lazy_fallbacks(reset = TRUE), counts)
   expect_length(lazy_fallbacks(), 0)
   expect_error(lazy_fallbacks(reset = NA), "reset", class = "gufunc_argument_error")

@@ -1,0 +1,58 @@
+# The traits of gufunc's builtin element-wise functions, declared in C++ where
+# their kernels are registered (src/dispatch/builtin_traits.hpp): the family whose
+# attribute rules their results follow, and whether lazy values defer them. R
+# keeps no list of its own; adding a builtin adds it here.
+builtin_registry <- new.env(parent = emptyenv())
+
+builtin_traits <- function() {
+  traits <- builtin_registry$traits
+  if (is.null(traits)) {
+    t <- .Call(C_builtin_traits)
+    traits <- list(family = stats::setNames(t[[2L]], t[[1L]]), deferred = t[[1L]][t[[3L]]])
+    builtin_registry$traits <- traits
+  }
+  traits
+}
+
+# The family of builtin `name` ("arithmetic", "math", "math2", "predicate", ...),
+# NA for any other function.
+builtin_family <- function(name) unname(builtin_traits()$family[name])
+
+is_deferred_builtin <- function(name) name %in% builtin_traits()$deferred
+
+# The parameter math2() functions take when the call gives none.
+math2_defaults <- c(round = 0, signif = 6)
+
+# The operands a deferred Math group function `name` maps: list(x), or for round,
+# signif and log(x, base) x and the parameter (the default when absent). NULL when
+# base R computes it (other functions, other arguments, a parameter that is not a
+# plain number of length >= 1).
+deferred_math_operands <- function(name, x, ...) {
+  if (!is_deferred_builtin(name)) return(NULL)
+  family <- builtin_family(name)
+  n <- ...length()
+  if (family == "math") return(if (n == 0L) list(x))
+  if (family != "math2" || n > 1L) return(NULL)
+  if (n == 0L) {
+    default <- math2_defaults[name]
+    return(if (is.na(default)) list(x) else list(x, unname(default)))
+  }
+  p <- ..1
+  if (!lazy_operand(p) || length(p) == 0L) return(NULL)
+  list(x, p)
+}
+
+# `name` over `args` as a lazy value with base R's attributes (computed as the
+# Ops fast path does), or NULL when the engine does not map it.
+lazy_builtin_map <- function(name, args, call) {
+  value <- .Call(C_lazy_ops, name, args)
+  if (is.null(value)) return(NULL)
+  if (!is.object(value)) value <- lazy_elementwise(name, args, call)
+  value
+}
+
+# is.na() and the like on a lazy value: deferred, or base R's on its values.
+lazy_predicate <- function(name, x) {
+  value <- if (lazy_operand(x)) lazy_builtin_map(name, list(x), call(name, quote(x)))
+  if (is.null(value)) get(name, baseenv())(fallback_values(x, name)) else value
+}

@@ -1,0 +1,64 @@
+// What gufunc knows of a builtin element-wise function beyond its kernel sets,
+// declared where its kernels are registered: the family whose attribute rules its
+// results follow in R, whether lazy values defer it, and whether the engine may
+// fold it into a following reduction. R reads this through builtin_traits(); the
+// engine reads the flags of the kernel set a node runs.
+#pragma once
+
+namespace gufunc {
+
+// The families of base R's element-wise functions, by how R attributes their
+// results (see R/elementwise.R).
+enum class Family {
+  None,        // not a builtin element-wise function (user kernels, gufuncs)
+  Arithmetic,  // + - * / ^ %% %/% (unary + and - too)
+  Comparison,  // == != < <= > >=
+  Logic,       // & |
+  Not,         // !
+  Math,        // one argument, the argument's attributes (sqrt, exp, ...)
+  Math2,       // a number and a parameter: round, signif, log(x, base), atan2
+  Predicate,   // is.na and the like: logical, keeping dim, dimnames and names only
+  Select,      // ifelse's choice
+};
+
+// The family's name as R code spells it.
+inline const char* family_name(Family f) {
+  switch (f) {
+    case Family::Arithmetic:
+      return "arithmetic";
+    case Family::Comparison:
+      return "comparison";
+    case Family::Logic:
+      return "logic";
+    case Family::Not:
+      return "not";
+    case Family::Math:
+      return "math";
+    case Family::Math2:
+      return "math2";
+    case Family::Predicate:
+      return "predicate";
+    case Family::Select:
+      return "select";
+    default:
+      return "none";
+  }
+}
+
+// Flags of one builtin function.
+enum BuiltinFlag : unsigned {
+  kDeferred = 1u,  // lazy values record it (else base R computes it)
+};
+
+// Flags of one kernel set of a builtin function.
+enum KernelSetFlag : unsigned {
+  // An IEEE double product that a trailing sum or mean may compute itself.
+  kFoldsIntoSum = 1u,
+};
+
+struct BuiltinTraits {
+  Family family = Family::None;
+  unsigned flags = 0;
+};
+
+}  // namespace gufunc
