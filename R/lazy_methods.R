@@ -19,7 +19,6 @@
 # of the issue, `x <- lazy(runif(10)); for (i in 1:1e4) x <- x * 0.5 + 1`, costs
 # 1.03 times the base R loop (its first operation already gives a plain vector).
 
-# Names of the builtin math functions the "base" table maps element-wise.
 #' @export
 Ops.gufunc_lazy <- function(e1, e2) {
   args <- if (nargs() == 1L) list(e1) else list(e1, e2)
