@@ -42,12 +42,15 @@ deferred_math_operands <- function(name, x, ...) {
   list(x, p)
 }
 
-# `name` over `args` as a lazy value with base R's attributes (computed as the
-# Ops fast path does), or NULL when the engine does not map it.
-lazy_builtin_map <- function(name, args, call) {
-  value <- .Call(C_lazy_ops, name, args)
+# `name` over `args` as a lazy value with base R's attributes, or NULL when the
+# engine does not map it. `computed`: the operands in the order the kernel takes
+# them (see swap_scalar_first()).
+lazy_builtin_map <- function(name, args, call, computed = args) {
+  # NULL: base R computes it; FALSE: mappable, with base R's attribute rules (a
+  # lazy result is an object, so is.object() tells them apart without dispatch).
+  value <- .Call(C_lazy_ops, name, computed)
   if (is.null(value)) return(NULL)
-  if (!is.object(value)) value <- lazy_elementwise(name, args, call)
+  if (!is.object(value)) value <- lazy_elementwise(name, args, call, computed)
   value
 }
 

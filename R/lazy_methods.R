@@ -25,14 +25,9 @@ Ops.gufunc_lazy <- function(e1, e2) {
   # A length-1 first operand of + or * runs second, as in base R's loops
   # (swap_scalar_first); attributes still follow the written order (args).
   computed <- swap_scalar_first(args, .Generic)
-  # NULL: base R computes it; FALSE: mappable, with base R's attribute rules.
-  value <- .Call(C_lazy_ops, .Generic, computed)
-  if (is.null(value)) return(base_fallback(.Generic, args))
-  # FALSE is plain; a lazy result is an object (isFALSE() of it would dispatch here).
-  if (!is.object(value)) {
-    value <- lazy_elementwise(.Generic, args, generic_call(sys.call(), .Generic), computed)
-  }
-  value
+  # The call is a promise: only base R's attribute rules need it.
+  value <- lazy_builtin_map(.Generic, args, generic_call(sys.call(), .Generic), computed)
+  if (is.null(value)) base_fallback(.Generic, args) else value
 }
 
 # R >= 4.3 asks which of two Ops methods runs when both operands have one (a lazy

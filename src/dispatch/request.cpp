@@ -112,7 +112,14 @@ int call_instance(char** args, const intptr_t* dimensions, const intptr_t* steps
                   gufunc_kernel_prefix* self, gufunc_context* ctx) {
   const Instance& k = *kernel_state<Instance>(self);
   if (check_dims(k, dimensions + 1, ctx) != 0) return -1;
-  const int status = call_variant(k, args, dimensions, steps, ctx);
+  int status;
+  if (choose_variant(k.set, true, true) == Variant::Strided) {
+    // Strided whatever the layout (no nd variant): no array descriptions needed.
+    gufunc_loop_data data = {k.set.state, ctx};
+    status = k.set.Strided(args, dimensions, steps, &data);
+  } else {
+    status = call_variant(k, args, dimensions, steps, ctx);
+  }
   if (status != 0 && ctx->status == 0) gufunc_error(ctx, "kernel returned %d", status);
   return status == 0 ? 0 : -1;
 }

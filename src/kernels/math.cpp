@@ -9,14 +9,12 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
-#include <cstring>
 
 #include "dispatch/table.hpp"
 #include "kernels/builtins.hpp"
 #include "kernels/matched_libm.hpp"
 #include "kernels/math_rules.hpp"
 #include "kernels/r_semantics.hpp"
-#include "kernels/r_summary.hpp"  // na_real()
 #include "kernels/strided_loop.hpp"
 
 namespace gufunc {
