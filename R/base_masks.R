@@ -192,9 +192,17 @@ lazy_ifelse <- function(test, yes, no) {
     if (!length(v) %in% c(1L, n)) return(NULL)
     if (!is.null(oldClass(v)) && !identical(oldClass(v), "gufunc_lazy")) return(NULL)
   }
-  if (!isTRUE(any(test | !test, na.rm = TRUE))) return(NULL)
+  if (!some_not_na(test)) return(NULL)
   .Call(C_lazy_map, "ifelse", list(test, unclass_plain(yes), unclass_plain(no)), "base",
         attributes(unclass(test)))
+}
+
+# TRUE when lazy logical `test` has a value that is not NA. The first elements
+# decide it almost always, and computing only those (a view) spares a pass over a
+# test that may be costly to compute.
+some_not_na <- function(test) {
+  first <- test[seq_len(min(length(test), 1024L))]
+  isTRUE(any(first | !first, na.rm = TRUE)) || isTRUE(any(test | !test, na.rm = TRUE))
 }
 
 # A plain operand without attributes (rep() in base R's ifelse() drops them); a lazy

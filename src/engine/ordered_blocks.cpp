@@ -64,6 +64,21 @@ void pause(unsigned* spins) {
   if (++*spins > 64) std::this_thread::yield();
 }
 
+// While the block it needs next is being computed by a helper, the folder computes
+// a later block into its slot instead of waiting: otherwise a helper that claims
+// each next block as soon as it finishes one would leave the folder waiting every
+// time, and the work would run on one thread at a time.
+bool compute_ahead(Shared* sh, size_t k) {
+  size_t j = sh->next.load();
+  if (j >= sh->last || j >= k + sh->slots || !sh->next.compare_exchange_strong(j, j + 1)) {
+    return false;
+  }
+  const size_t slot = sh->slot_of(j);
+  sh->hooks.compute_into(j, slot);  // a failure sets `failed`, which ends the waits
+  sh->ready[slot].store(j + 1, std::memory_order_release);
+  return true;
+}
+
 void fold_all(Shared* sh) {
   const CallerPrecision precision(sh->caller_x87);
   for (size_t k = sh->first; k < sh->last && !sh->failed.load(std::memory_order_relaxed); ++k) {
@@ -74,7 +89,7 @@ void fold_all(Shared* sh) {
       const size_t slot = sh->slot_of(k);
       unsigned spins = 0;
       while (sh->ready[slot].load(std::memory_order_acquire) != k + 1 && !sh->failed) {
-        pause(&spins);
+        if (!compute_ahead(sh, k)) pause(&spins);
       }
       if (sh->failed) break;
       sh->hooks.fold_slot(k, slot);

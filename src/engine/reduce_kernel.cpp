@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "dispatch/apply.hpp"
+#include "engine/gufunc_step.hpp"
 #include "engine/ordered_blocks.hpp"
 #include "kernels/r_semantics.hpp"
 
@@ -31,9 +32,17 @@ ReduceKernel::ReduceKernel(const Batch& b, const BlockRunner& runner, size_t fir
   // With nothing to compute, helpers of an in-order fold would only copy values.
   if (first_ == run_last_ && product_ == nullptr && fold_.reducer.in_order()) threads_ = 1;
   value_bytes_ = product_ ? sizeof(double) : dtype_size(b.values[reduce_.args[0]].dtype);
+  // Keeping values pays when they are computed (an input's values are at hand).
+  const size_t all_bytes = static_cast<size_t>(std::max<intptr_t>(end_ - begin_, 0)) * value_bytes_;
+  keep_ = fold_.reducer.may_pass_twice() && (first_ < run_last_ || product_ != nullptr) &&
+          all_bytes <= kMaxKeptBytes;
+  if (keep_) {
+    kept_.resize(all_bytes);
+    note_buffer(all_bytes);
+  }
   if (threads_ > 1) {
     slots_.resize(2 * static_cast<size_t>(threads_));
-    if (fold_.reducer.in_order()) {
+    if (fold_.reducer.in_order() && !keep_) {
       for (Slot& s : slots_) s.values.resize(runner.block() * value_bytes_);
     }
   }
@@ -61,10 +70,15 @@ void ReduceKernel::fold_block(const char* registers, intptr_t pos, intptr_t n,
   }
 }
 
+char* ReduceKernel::stored_values(size_t k, size_t slot) {
+  if (keep_) return kept_.data() + static_cast<size_t>(position(k) - begin_) * value_bytes_;
+  return slots_[slot].values.data();
+}
+
 void ReduceKernel::store_values(const char* registers, size_t k, size_t slot) {
   char* regs = const_cast<char*>(registers);
   const intptr_t pos = position(k), n = length(k);
-  char* to = slots_[slot].values.data();
+  char* to = stored_values(k, slot);
   intptr_t step, step2;
   if (product_ != nullptr) {  // rounded to double, as the fused fold rounds them
     const char* x = runner_.pointer(product_->args[0], pos, n, regs, &step);
@@ -88,11 +102,24 @@ void ReduceKernel::store_values(const char* registers, size_t k, size_t slot) {
 }
 
 void ReduceKernel::run_blocks(Runner* runner, size_t from, size_t to, WorkerOutcome* outcome) {
+  const intptr_t step = static_cast<intptr_t>(value_bytes_);
+  if (keep_ && fold_.state.second_pass) {
+    for (size_t k = from; k < to; ++k) {
+      fold_.reducer.fold(stored_values(k, 0), length(k), step, position(k), &fold_.state);
+    }
+    return;
+  }
   OrderedHooks hooks;
   hooks.compute_and_fold = [&](size_t k) {
     const char* regs = run_block(runner_, first_, run_last_, position(k), length(k), outcome);
-    if (regs != nullptr) fold_block(regs, position(k), length(k), &fold_.state);
-    return regs != nullptr;
+    if (regs == nullptr) return false;
+    if (keep_) {
+      store_values(regs, k, 0);
+      fold_.reducer.fold(stored_values(k, 0), length(k), step, position(k), &fold_.state);
+    } else {
+      fold_block(regs, position(k), length(k), &fold_.state);
+    }
+    return true;
   };
   hooks.compute_into = [&](size_t k, size_t slot) {
     const char* regs = run_block(runner_, first_, run_last_, position(k), length(k), outcome);
@@ -107,8 +134,7 @@ void ReduceKernel::run_blocks(Runner* runner, size_t from, size_t to, WorkerOutc
   };
   hooks.fold_slot = [&](size_t k, size_t slot) {
     if (fold_.reducer.in_order()) {
-      fold_.reducer.fold(slots_[slot].values.data(), length(k), static_cast<intptr_t>(value_bytes_),
-                         position(k), &fold_.state);
+      fold_.reducer.fold(stored_values(k, slot), length(k), step, position(k), &fold_.state);
     } else {
       fold_.reducer.merge(slots_[slot].state, &fold_.state);
     }

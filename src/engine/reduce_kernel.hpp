@@ -2,6 +2,8 @@
 // the reduction's input is folded into one ReduceState — in index order when the
 // reduction needs it (a sum in one long double), else block by block and merged in
 // order. Either way the result does not depend on the threads or the block size.
+// A mean's second pass folds the values the first pass computed, kept in memory up
+// to kMaxKeptBytes, instead of computing them again.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +12,7 @@
 #include "engine/batch.hpp"
 #include "engine/block_runner.hpp"
 #include "engine/reduce_ops.hpp"
+#include "engine/scratch_buffer.hpp"
 
 namespace gufunc {
 namespace engine {
@@ -28,7 +31,12 @@ class ReduceKernel {
                intptr_t end, int threads, Fold* fold);
 
   // Runs blocks [from, to) and folds them; blocks are folded in order across calls.
+  // In a second pass over kept values, folds those.
   void run_blocks(Runner* runner, size_t from, size_t to, WorkerOutcome* outcome);
+
+  // Values kept for a second pass at most (beyond, the second pass computes them
+  // again, so memory stays bounded by the blocks).
+  static const size_t kMaxKeptBytes = size_t(256) << 20;
 
  private:
   intptr_t position(size_t k) const;
@@ -36,8 +44,11 @@ class ReduceKernel {
   // Folds the reduction's input on iterations [pos, pos + n), from this thread's
   // registers, into s.
   void fold_block(const char* registers, intptr_t pos, intptr_t n, ReduceState* s) const;
-  // Stores the input values of block k (products: as double) in slot `slot`.
+  // Stores the input values of block k (products: as double) where they are
+  // folded from: the kept values, or slot `slot`.
   void store_values(const char* registers, size_t k, size_t slot);
+  // Where block k's stored values are.
+  char* stored_values(size_t k, size_t slot);
 
   // A block a helper computed ahead of the fold: its values, or its state when the
   // reduction merges blocks.
@@ -56,6 +67,8 @@ class ReduceKernel {
   Fold& fold_;
   size_t value_bytes_;  // bytes of one value stored in a slot
   std::vector<Slot> slots_;
+  bool keep_ = false;  // the first pass keeps every value for the second
+  ScratchBuffer kept_;
 };
 
 }  // namespace engine

@@ -171,11 +171,12 @@ void Reducer::merge(const ReduceState& later, ReduceState* s) const {
   }
 }
 
+bool Reducer::may_pass_twice() const {
+  return reduction_ == Reduction::Mean && input_ == GUFUNC_DOUBLE && order_ == SumOrder::Exact;
+}
+
 bool Reducer::start_second_pass(ReduceState* s) const {
-  if (reduction_ != Reduction::Mean || input_ != GUFUNC_DOUBLE || order_ != SumOrder::Exact ||
-      s->second_pass) {
-    return false;
-  }
+  if (!may_pass_twice() || s->second_pass) return false;
   s->mean = s->total / s->count;
   s->second_pass = std::isfinite(static_cast<double>(s->mean));
   return s->second_pass;

@@ -54,6 +54,9 @@ class Reducer {
   // Folds the state of a later block into s (reductions not in_order()).
   void merge(const ReduceState& later, ReduceState* s) const;
 
+  // True when the values may be folded twice (base R's mean of doubles).
+  bool may_pass_twice() const;
+
   // After a pass over all values: true when a second pass must fold them again
   // (base R's mean of doubles, when the first pass's mean is finite); s is then
   // ready for it.

@@ -1,8 +1,10 @@
 // The arithmetic family: + - * / ^ %% %/% and unary - and +, with base R's
 // types (integer + integer is integer, / and ^ always double) and rules.
+// clang-format off
+#include "kernels/loop_options.hpp"  // first: covers everything below
+// clang-format on
 #include "dispatch/table.hpp"
 #include "kernels/builtins.hpp"
-#include "kernels/loop_options.hpp"  // first: covers everything below
 #include "kernels/r_semantics.hpp"
 #include "kernels/r_summary.hpp"  // na_real()
 #include "kernels/strided_loop.hpp"

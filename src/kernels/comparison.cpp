@@ -1,11 +1,13 @@
 // The comparison family: == != < <= > >= give logical; an NA or NaN operand
 // gives NA. Logical operands compare as integers (promotion is free).
+// clang-format off
+#include "kernels/loop_options.hpp"  // first: covers everything below
+// clang-format on
 #include <cmath>
 #include <functional>
 
 #include "dispatch/table.hpp"
 #include "kernels/builtins.hpp"
-#include "kernels/loop_options.hpp"  // first: covers everything below
 #include "kernels/r_semantics.hpp"
 #include "kernels/strided_loop.hpp"
 

@@ -2,7 +2,9 @@
 // as base R's cumsum/cumprod on doubles (src/main/cum.c): one long double
 // accumulator per slice, so NA and NaN propagate from where they occur on (which
 // of the two wins follows R's x87 rules, kernels/r_summary.hpp).
+// clang-format off
 #include "kernels/loop_options.hpp"  // first: covers everything below
+// clang-format on
 #include <cmath>
 #include <cstring>
 

@@ -1,7 +1,9 @@
 // Reductions over the leading core dim, "double(n) -> double()": sum, mean, prod,
 // min and max, each also as <name>_na_rm. Every slice gives exactly what base R's
 // summary of that slice as a double vector gives (kernels/r_summary.hpp).
+// clang-format off
 #include "kernels/loop_options.hpp"  // first: covers everything below
+// clang-format on
 #include "dispatch/table.hpp"
 #include "kernels/builtins.hpp"
 #include "kernels/r_summary.hpp"

@@ -3,6 +3,9 @@
 // of a stack, and simple). As eigen(symmetric = TRUE): only the lower triangle is
 // read, values come in decreasing order, vectors are the unit-norm columns, and a
 // slice with NA, NaN or Inf is an error (naming the slice).
+// clang-format off
+#include "kernels/loop_options.hpp"  // first: covers everything below
+// clang-format on
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -11,7 +14,6 @@
 #include "dispatch/table.hpp"
 #include "kernels/builtins.hpp"
 #include "kernels/linalg_common.hpp"
-#include "kernels/loop_options.hpp"  // first: covers everything below
 
 namespace gufunc {
 namespace {

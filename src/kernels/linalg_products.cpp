@@ -3,12 +3,14 @@
 // matmul sums each element's products in index order in double, as the reference
 // BLAS dgemm behind `%*%` does. inner sums in long double, in index order, so that
 // inner(a, b) on matrices is identical() to colSums(a * b).
+// clang-format off
+#include "kernels/loop_options.hpp"  // first: covers everything below
+// clang-format on
 #include <cstdint>
 
 #include "dispatch/table.hpp"
 #include "kernels/builtins.hpp"
 #include "kernels/linalg_common.hpp"
-#include "kernels/loop_options.hpp"  // first: covers everything below
 
 namespace gufunc {
 namespace {

@@ -5,6 +5,9 @@
 // solve: follows base R's solve(): a slice with a non-finite value, an exactly zero
 // pivot, or a reciprocal condition number below the double epsilon (R's default
 // `tol`) is an error naming the slice.
+// clang-format off
+#include "kernels/loop_options.hpp"  // first: covers everything below
+// clang-format on
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
@@ -14,7 +17,6 @@
 #include "kernels/linalg_common.hpp"
 #include "kernels/linalg_lu.hpp"
 #include "kernels/r_summary.hpp"
-#include "kernels/loop_options.hpp"  // first: covers everything below
 
 namespace gufunc {
 namespace {

@@ -1,9 +1,11 @@
 // The logic family: & | ! with R's three-valued logic, and ifelse()'s choice.
 // Numbers count as logical the way as.logical() sees them: 0 is FALSE, NA and NaN
 // are NA, others TRUE.
+// clang-format off
+#include "kernels/loop_options.hpp"  // first: covers everything below
+// clang-format on
 #include "dispatch/table.hpp"
 #include "kernels/builtins.hpp"
-#include "kernels/loop_options.hpp"  // first: covers everything below
 #include "kernels/r_semantics.hpp"
 #include "kernels/r_summary.hpp"
 #include "kernels/strided_loop.hpp"

@@ -2,6 +2,9 @@
 // cospi/sinpi/tanpi (math1), round and signif (math2 over fround and fprec).
 // These functions touch no R state and raise no R condition (their domain
 // errors only return NaN), so worker threads may call them.
+// clang-format off
+#include "kernels/loop_options.hpp"  // first: covers everything below
+// clang-format on
 #include "dispatch/table.hpp"
 #include "kernels/builtins.hpp"
 #include "kernels/math_rules.hpp"

@@ -137,6 +137,30 @@ test_that("fused expressions give base R's bits for any threads and blocks", {
   }
 })
 
+test_that("a mean's second pass over computed values gives base R's bits", {
+  # The first pass keeps the values it computes, and the second folds those.
+  set.seed(5)
+  n <- 4099
+  a <- (runif(n) - 0.5) * 10^sample(-20:20, n, TRUE)
+  with_na <- replace(a, c(3, 4000), c(NA, NaN))
+  with_inf <- replace(a, 17, Inf)
+  for_engine_settings({
+    expect_same_bits(mean(exp(lazy(a) / 1e20)), mean(exp(a / 1e20)), "mean(exp)")
+    expect_same_bits(mean(lazy(with_na) * 3), mean(with_na * 3), "mean with NA")
+    expect_same_bits(mean(lazy(with_na) * 3, na.rm = TRUE), mean(with_na * 3, na.rm = TRUE),
+                     "mean with NA removed")
+    expect_same_bits(mean(lazy(with_inf) - 1), mean(with_inf - 1), "mean with Inf")
+    expect_same_bits(mean(ifelse(lazy(a) > 0, a, -a)), mean(ifelse(a > 0, a, -a)), "mean(ifelse)")
+  })
+})
+
+test_that("a mean of more values than are kept computes them again, with base R's bits", {
+  skip_on_cran()  # 270 MB of values
+  n <- 2^25 + 5  # more than 256 MB of doubles
+  x <- rep_len(c(5.2, 1.5, 1e-3), n)
+  expect_same_bits(mean(lazy(x) * 1.1), mean(x * 1.1), "mean beyond the kept values")
+})
+
 test_that("option gufunc.sum_order = \"fast\" gives one result for any threads and blocks", {
   set.seed(4)
   n <- 65537
