@@ -13,6 +13,20 @@ fallback_values <- function(x, what) {
   materialize(x)
 }
 
+# The values of x (attributes but the lazy class) in a new plain vector that base
+# R's subassignment `what` changes in place, counted. A deferred x is computed
+# straight into it (one pass into one new vector), not cached in x and then copied.
+fallback_copy <- function(x, what) {
+  note_fallback(what)
+  if (!.Call(C_lazy_is_vector, x)) return(.Call(C_plain_copy, materialize(x)))
+  y <- .Call(C_lazy_changeable_copy, x)
+  if (is.list(y)) {
+    raise_warnings(y[[2L]], sys.call(-1L))
+    y <- .Call(C_plain_copy, y[[1L]])
+  }
+  y
+}
+
 #' Which calls handed lazy values to base R
 #'
 #' Counts, since the session started or the last reset, the calls that gave lazy

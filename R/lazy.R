@@ -78,12 +78,13 @@
 #' `x` (other references to the old `x` are unchanged, as in base R), computed when
 #' needed in one pass into its own memory, with a deferred `v` computed straight into
 #' the positions it goes to. Subsets of the new version read the old version or
-#' `v` where they do not meet a write in part. When 16 writes wait on one value,
-#' it is computed first if they write at least a quarter of it (whole planes, step
-#' after step) and the next write stays deferred; otherwise the next is base R's on
-#' the computed values, as are other subassignments (masks,
+#' `v` where they do not meet a write in part. When 5 writes that write less than a
+#' quarter of a value wait on it, the next write is base R's on the computed values;
+#' writes of more (whole planes, step after step) are computed when 16 wait, and
+#' the next write stays deferred. Other subassignments are base R's too (masks,
 #' names, positions past the end, values of a higher type or to be recycled): one
-#' copy of the values, and a lazy result when the write covers at least half of a
+#' copy of the values (a deferred `x` computed straight into it), and a lazy result
+#' when the write covers at least half of a
 #' large `x`, otherwise a plain one (a loop of small writes then runs as base R's,
 #' in place). `rep(x, n)` and `rep(x, each = n)` of a
 #' lazy vector read `x` again instead of copying it, so `outer(x, y, f)` of lazy

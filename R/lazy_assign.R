@@ -12,7 +12,7 @@
   # An ordinary copy, changed in place: one copy, as base R's x[i] <- v makes of a
   # shared x. (Writing into x's own values instead is not safe from an S3 method:
   # R's reference counts cannot tell whether x is still referred to elsewhere.)
-  y <- .Call(C_plain_copy, fallback_values(x, "[<-"))
+  y <- fallback_copy(x, "[<-")
   # A lazy value computed in one fused pass: R's subassignment would read it an
   # element at a time.
   if (is_lazy(value)) value <- materialize(value)

@@ -7,7 +7,7 @@
 
 #' @export
 `[[<-.gufunc_lazy` <- function(x, ..., value) {
-  y <- .Call(C_plain_copy, fallback_values(x, "[[<-"))
+  y <- fallback_copy(x, "[[<-")
   y[[...]] <- value
   y
 }

@@ -36,6 +36,8 @@ SEXP new_lazy_input(SEXP x, SEXP attributes);
 
 // Sets `attributes` (as for new_lazy_vector) and then class "gufunc_lazy" on x.
 void set_lazy_attributes(SEXP x, SEXP attributes);
+// The same attributes but the class, in the given order, on a plain vector.
+void set_plain_attributes(SEXP x, SEXP attributes);
 
 // Whether x is one of the lazy ALTREP classes (with or without the S3 class).
 bool is_lazy_vector(SEXP x);
@@ -71,6 +73,11 @@ engine::NodePtr input_node(SEXP x, int position);
 // it was cached).
 // Throws a stored failure, or gufunc_interrupt (nothing cached) on Ctrl-C.
 SEXP materialize_lazy(SEXP x, unsigned* warnings);
+
+// The values of deferred lazy vector x computed into a new plain vector of their
+// own (x stays deferred: nothing is cached), for code about to change them.
+// Warnings as for materialize_lazy().
+SEXP computed_copy(SEXP x, unsigned* warnings);
 
 // Writes elements [begin, end) of x into out (values of x's R type) without
 // materializing x. Returns the warning bits not yet raised for x, for the caller

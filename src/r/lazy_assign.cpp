@@ -20,11 +20,15 @@ namespace r {
 
 namespace {
 
-// Writes waiting on one vector at most. When a chain this long writes less than a
-// quarter of the vector, the next write is base R's on the computed values: a loop
-// of many small writes runs fastest as base R's writes in place. A chain that
+// Writes waiting on one vector at most. A chain that writes less than a quarter of
+// the vector stops at kMaxSmallWrites: the next write is base R's, on the computed
+// values, since a loop of many small writes runs fastest as base R's writes in
+// place (each deferred one costs tens of microseconds of R code). That still defers
+// the few border writes a stencil step makes before its large write. A chain that
 // writes more (whole planes, a[, , k] <- v for every k, step after step) is computed
-// once, and the next write starts a new chain on the values.
+// once it is kMaxPendingWrites long, and the next write starts a new chain on the
+// values.
+const int kMaxSmallWrites = 5;
 const int kMaxPendingWrites = 16;
 
 // Elements the writes pending on `node` write, a region written again counted once
@@ -64,11 +68,11 @@ SEXP lazy_assign_entry(SEXP x, SEXP where, SEXP value, SEXP attributes) {
     region.step = static_cast<intptr_t>(REAL(where)[3]);
     if (values_of(lazy) == R_NilValue) {
       const engine::NodePtr pending = lazy_node_use(lazy).node;
-      if (engine::pending_assigns(*pending) >= kMaxPendingWrites) {
-        if (4 * written_elements(*pending) < static_cast<double>(pending->length)) {
-          return R_NilValue;
-        }
-        materialize_lazy(lazy, &warnings);
+      const int writes = engine::pending_assigns(*pending);
+      if (writes >= kMaxSmallWrites) {
+        const bool small = 4 * written_elements(*pending) < static_cast<double>(pending->length);
+        if (small) return R_NilValue;
+        if (writes >= kMaxPendingWrites) materialize_lazy(lazy, &warnings);
       }
     }
     GraphOperands operands;

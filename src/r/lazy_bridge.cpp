@@ -135,6 +135,38 @@ SEXP plain_copy_entry(SEXP x) {
   });
 }
 
+// .Call(C_lazy_changeable_copy, x): a new ordinary vector with the values and
+// attributes (but the class "gufunc_lazy") of lazy vector x, which R may change in
+// place. A deferred x is computed straight into it (one pass, one new vector; x
+// stays deferred), a materialized one copied. When the computation warned:
+// list(values, warning texts) instead, for R to raise them.
+SEXP lazy_changeable_copy_entry(SEXP x) {
+  return guarded([&]() -> SEXP {
+    SEXP lazy = required_lazy(x);
+    unsigned warnings = 0;
+    SEXP out;
+    if (values_of(lazy) == R_NilValue) {  // x may be R's wrapper around it
+      out = PROTECT(computed_copy(lazy, &warnings));
+    } else {
+      SEXP values = materialize_lazy(lazy, &warnings);
+      mark_values_shared(lazy);
+      out = PROTECT(plain_copy_entry(values));
+      SET_ATTRIB(out, R_NilValue);
+      SET_OBJECT(out, 0);
+    }
+    copy_attributes_but_lazy_class(x, out);
+    if (warnings == 0) {
+      UNPROTECT(1);
+      return out;
+    }
+    SEXP both = PROTECT(alloc_vector(VECSXP, 2));
+    SET_VECTOR_ELT(both, 0, out);
+    SET_VECTOR_ELT(both, 1, warning_texts(warnings));
+    UNPROTECT(2);
+    return both;
+  });
+}
+
 // A new lazy vector of the same values as lazy vector x with `attributes` (a named
 // list) and class "gufunc_lazy": what `dim<-` and friends give, still deferred.
 SEXP lazy_with_attributes_entry(SEXP x, SEXP attributes) {
@@ -201,6 +233,7 @@ GUFUNC_CALL_ENTRY(lazy_gufunc_depth, gufunc::r::lazy_gufunc_depth_entry, 1);
 GUFUNC_CALL_ENTRY(lazy_wrap, gufunc::r::lazy_wrap_entry, 1);
 GUFUNC_CALL_ENTRY(lazy_materialize, gufunc::r::lazy_materialize_entry, 1);
 GUFUNC_CALL_ENTRY(plain_copy, gufunc::r::plain_copy_entry, 1);
+GUFUNC_CALL_ENTRY(lazy_changeable_copy, gufunc::r::lazy_changeable_copy_entry, 1);
 GUFUNC_CALL_ENTRY(lazy_with_attributes, gufunc::r::lazy_with_attributes_entry, 2);
 GUFUNC_CALL_ENTRY(lazy_region, gufunc::r::lazy_region_entry, 3);
 GUFUNC_CALL_ENTRY(lazy_is_vector, gufunc::r::lazy_is_vector_entry, 1);

@@ -118,6 +118,14 @@ SEXP new_lazy_vector(engine::NodePtr node, SEXP leaves, SEXP attributes) {
 }
 
 void set_lazy_attributes(SEXP x, SEXP attributes) {
+  set_plain_attributes(x, attributes);
+  r_call([&] {
+    Rf_classgets(x, lazy_class_string());
+    return R_NilValue;
+  });
+}
+
+void set_plain_attributes(SEXP x, SEXP attributes) {
   r_call([&] {
     // In the given order: R itself made it (dim before dimnames).
     if (TYPEOF(attributes) == VECSXP) {
@@ -131,7 +139,6 @@ void set_lazy_attributes(SEXP x, SEXP attributes) {
         if (TAG(a) != R_ClassSymbol) Rf_setAttrib(x, TAG(a), CAR(a));
       }
     }
-    Rf_classgets(x, lazy_class_string());
     return R_NilValue;
   });
 }
@@ -189,13 +196,7 @@ SEXP materialize_lazy(SEXP x, unsigned* warnings) {
   SEXP values = values_of(x);
   if (values != R_NilValue) return values;
   LazyState& s = state_of(x);
-  if (s.failed) throw Error(s.failure_class, s.failure_message);
-  SEXP out = PROTECT(alloc_output(sexptype_of(s.dtype), s.length));
-  char* data = s.length > 0 ? data_of(out) : nullptr;
-  const engine::NodePtr node = s.node;
-  *warnings = unraised_warnings(s, evaluate_guarded(s, [&](const engine::EvalOptions& options) {
-                                  return engine::evaluate(node, 0, s.length, data, options);
-                                }));
+  SEXP out = PROTECT(computed_copy(x, warnings));
   MARK_NOT_MUTABLE(out);
   // The values are all that is needed now: the graph and its inputs can go, and
   // graphs made from x from now on read the values (one input node for all).
@@ -206,6 +207,20 @@ SEXP materialize_lazy(SEXP x, unsigned* warnings) {
   set_values(x, out);
   SET_VECTOR_ELT(slots, kLeavesSlot, leaves);
   UNPROTECT(2);
+  return out;
+}
+
+SEXP computed_copy(SEXP x, unsigned* warnings) {
+  *warnings = 0;
+  LazyState& s = state_of(x);
+  if (s.failed) throw Error(s.failure_class, s.failure_message);
+  SEXP out = PROTECT(alloc_output(sexptype_of(s.dtype), s.length));
+  char* data = s.length > 0 ? data_of(out) : nullptr;
+  const engine::NodePtr node = s.node;
+  *warnings = unraised_warnings(s, evaluate_guarded(s, [&](const engine::EvalOptions& options) {
+                                  return engine::evaluate(node, 0, s.length, data, options);
+                                }));
+  UNPROTECT(1);
   return out;
 }
 

@@ -10,6 +10,7 @@
 // computed, once, and viewed.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <unordered_map>
 #include <vector>
 
@@ -337,14 +338,28 @@ SEXP lazy_viewable_entry(SEXP x) {
   return guarded([&]() -> SEXP { return Rf_ScalarLogical(viewable(x)); });
 }
 
+// Whether lazy vector x has no class but "gufunc_lazy".
+bool only_the_lazy_class(SEXP x) {
+  SEXP cls = Rf_getAttrib(x, R_ClassSymbol);
+  return TYPEOF(cls) == STRSXP && XLENGTH(cls) == 1 &&
+         std::strcmp(CHAR(STRING_ELT(cls, 0)), "gufunc_lazy") == 0;
+}
+
 // The view of lazy vector x that `pick` picks, with `attributes` (a named list or
 // NULL), or NULL where R's own subsetting applies: x's elements cannot be picked
-// (see viewable), or fewer than min_length are (small results are plain values,
-// as elsewhere). A pending subassignment whose writes the pick meets in part is
-// computed first (a loop reads its new version whole next anyway); warnings of
-// that evaluation go to *warnings.
+// (see viewable). Fewer than min_length elements (small results are plain values,
+// as elsewhere) of a deferred x without another class give their values, with
+// `attributes`. A
+// pending subassignment whose writes the pick meets in part is computed first (a
+// loop reads its new version whole next anyway); warnings of that evaluation go to
+// *warnings.
 SEXP view_of(SEXP x, const Pick& pick, SEXP min_length, SEXP attributes, unsigned* warnings) {
-  if (static_cast<double>(pick.length()) < Rf_asReal(min_length)) return R_NilValue;
+  // A pick too small to stay lazy gives its values, computed now from the same
+  // view (only what is picked), as a plain vector: R code would otherwise work out
+  // the positions once more and read them an element at a time.
+  const bool small = static_cast<double>(pick.length()) < Rf_asReal(min_length);
+  // (Values at hand: R subsets them, ALTREP ones such as 1:n without expanding.)
+  if (small && (values_of(x) != R_NilValue || !only_the_lazy_class(x))) return R_NilValue;
   NodeUse use = lazy_node_use(x);
   std::unordered_map<const engine::Node*, engine::NodePtr> done;
   engine::NodePtr picked = picked_graph(use.node, pick, &done, 0);
@@ -356,9 +371,16 @@ SEXP view_of(SEXP x, const Pick& pick, SEXP min_length, SEXP attributes, unsigne
   }
   if (!picked) return R_NilValue;
   PROTECT(use.leaves);
-  SEXP out = new_lazy_vector(std::move(picked), use.leaves, attributes);
+  SEXP out = PROTECT(new_lazy_vector(std::move(picked), use.leaves, attributes));
   state_of(out).warned = state_of(x).warned;  // the value's warnings, raised once
-  UNPROTECT(1);
+  if (small) {
+    unsigned more = 0;
+    out = PROTECT(computed_copy(out, &more));
+    *warnings |= more;
+    set_plain_attributes(out, attributes);
+    UNPROTECT(1);
+  }
+  UNPROTECT(2);
   return out;
 }
 

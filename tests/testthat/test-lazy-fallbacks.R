@@ -34,9 +34,9 @@ test_that("a loop of small subassignments is deferred a few times, then base R's
   base <- h
   for (i in 1:20) base[, 1] <- base[, i + 1]
   expect_identical(H, base)
-  # 16 writes wait in one chain; the next is made by base R on the computed values,
-  # and base R changes its plain result in place from then on.
-  expect_identical(kinds, rep(c("lazy", "plain"), c(16, 4)))
+  # 5 small writes wait in one chain; the next is made by base R on the computed
+  # values, and base R changes its plain result in place from then on.
+  expect_identical(kinds, rep(c("lazy", "plain"), c(5, 15)))
   H2 <- lazy(h)
   H2[[3]] <- 0
   base2 <- h
@@ -75,4 +75,39 @@ test_that("writing most of a lazy value keeps the new version lazy, with value s
   got <- jacobi(lazy(g), 5)
   expect_true(is_lazy(got))
   expect_identical(materialize(got), jacobi(g, 5))
+})
+
+test_that("base R's subassignment on a deferred value computes it straight into the copy", {
+  m <- matrix(runif(4000), 100, dimnames = list(NULL, paste0("c", 1:40)))
+  lm <- lazy(m) * 2 - 1
+  y <- lm
+  y[cbind(c(1, 5, 2), c(1, 1, 3))] <- c(-5, -6, -7)  # irregular positions: base R's
+  base <- m * 2 - 1
+  base[cbind(c(1, 5, 2), c(1, 1, 3))] <- c(-5, -6, -7)
+  expect_false(is_lazy(y))
+  expect_identical(y, base)
+  expect_false(is_materialized(lm))  # computed into y, not cached in lm
+  expect_identical(materialize(lm), m * 2 - 1)
+  # A deferred warning comes with the copy, once.
+  u <- c(-1, runif(1999))
+  z <- sqrt(lazy(u))
+  expect_warning(z[c(TRUE, FALSE)] <- 0, "NaNs produced")
+  base <- suppressWarnings(sqrt(u))
+  base[c(TRUE, FALSE)] <- 0
+  expect_identical(z, base)
+})
+
+test_that("a small regular subset of a deferred value gives its plain values", {
+  m <- matrix(runif(3000), 30, dimnames = list(paste0("r", 1:30), NULL))
+  lm <- lazy(m) + 1
+  for (pick in list(quote(lm[, 2]), quote(lm[2:5, 7:9]), quote(lm[3, ]), quote(lm[4, , drop = FALSE]),
+                    quote(lm[c(30, 1:29), 2]))) {
+    got <- eval(pick)
+    expect_false(is_lazy(got))
+    expect_identical(got, eval(pick, list(lm = m + 1)))
+  }
+  expect_false(is_materialized(lm))  # only the picked elements were computed
+  v <- sqrt(lazy(c(-1, runif(3000))))
+  expect_warning(s <- v[1:10], "NaNs produced")
+  expect_identical(s[1], NaN)
 })
