@@ -62,8 +62,10 @@
 #' per intermediate, so larger blocks only reserve memory); other values are an
 #' error of class `gufunc_argument_error` at evaluation. Warnings of an
 #' evaluation (for example `NaNs produced`) are raised when the values are computed,
-#' once. Ctrl-C interrupts a long evaluation with an error of class
-#' `gufunc_interrupt`; the lazy value stays usable. When an evaluation fails, the
+#' once. Ctrl-C stops a long evaluation within a fraction of a second and is R's
+#' own interrupt, delivered once the engine has stopped: `tryCatch(interrupt = )`
+#' sees it, `try()` and `tryCatch(error = )` do not catch it, and the lazy value
+#' stays usable (nothing of the stopped evaluation is kept). When an evaluation fails, the
 #' same error is raised on every later access.
 #'
 #' Saved lazy values (`saveRDS()`, `save()`, `serialize()`) are written as their

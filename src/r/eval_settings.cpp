@@ -61,7 +61,14 @@ std::string shown(SEXP opt) {
          std::to_string(static_cast<long long>(Rf_xlength(opt)));
 }
 
-void check_user_interrupt(void*) { R_CheckUserInterrupt(); }
+SEXP check_user_interrupt(void*) {
+  R_CheckUserInterrupt();
+  return R_NilValue;
+}
+
+// The jump R began at the last interrupt check (its interrupt, or the error of a
+// time limit set by setTimeLimit()), resumed once the engine has stopped.
+SEXP pending_jump = nullptr;
 
 }  // namespace
 
@@ -85,7 +92,22 @@ engine::SumOrder sum_order_setting() {
               "option `gufunc.sum_order` must be \"exact\" or \"fast\", not " + shown(opt));
 }
 
-bool interrupt_pending() { return R_ToplevelExec(check_user_interrupt, nullptr) == FALSE; }
+bool interrupt_pending() {
+  try {
+    unwind_protect(check_user_interrupt, nullptr);
+    return false;
+  } catch (const RUnwind& jump) {
+    pending_jump = jump.token;  // stays protected until R resumes it
+    return true;
+  }
+}
+
+void stop_interrupted() {
+  const SEXP token = pending_jump;
+  pending_jump = nullptr;
+  if (token != nullptr) throw RUnwind{token};
+  throw Error("gufunc_interrupt", "evaluation interrupted");
+}
 
 EvalSettings::EvalSettings() : runner(thread_count()) {
   options.runner = &runner;

@@ -18,9 +18,18 @@ size_t block_size_setting();
 // default: base R's bits) or "fast". Throws gufunc_argument_error for other values.
 engine::SumOrder sum_order_setting();
 
-// True when the user pressed Ctrl-C. R_CheckUserInterrupt runs inside
-// R_ToplevelExec, so the interrupt's longjmp stops there instead of crossing C++.
+// True when R wants to stop: the user pressed Ctrl-C, or a time limit set by
+// setTimeLimit() passed. R's jump (its own interrupt or error, after R ran the
+// calling handlers) is held, not run across C++ frames: the engine then stops, and
+// stop_interrupted() hands the jump to guarded(), which resumes it after every C++
+// frame is gone. So tryCatch(interrupt = ) sees R's interrupt, and try() or
+// tryCatch(error = ) do not catch Ctrl-C.
 bool interrupt_pending();
+
+// Called where the engine stopped (engine::Interrupted was caught): throws the jump
+// interrupt_pending() held (RUnwind, resumed by guarded()); without one, a
+// gufunc_interrupt error.
+[[noreturn]] void stop_interrupted();
 
 // Runner and options for one evaluation; options.runner points into this object.
 struct EvalSettings {

@@ -73,7 +73,7 @@ SEXP lazy_reduce_entry(SEXP x, SEXP op, SEXP na_rm) {
     try {
       result = engine::reduce(node, settings.options);
     } catch (const engine::Interrupted&) {
-      throw Error("gufunc_interrupt", "evaluation interrupted");
+      stop_interrupted();
     }
     SEXP out = PROTECT(alloc_vector(VECSXP, 2));
     SET_VECTOR_ELT(out, 0, value_of(result));
@@ -101,7 +101,7 @@ SEXP lazy_reduce_margin_entry(SEXP x, SEXP n, SEXP p, SEXP op, SEXP na_rm) {
     try {
       warnings = engine::reduce_margin(node, r, REAL(values), settings.options);
     } catch (const engine::Interrupted&) {
-      throw Error("gufunc_interrupt", "evaluation interrupted");
+      stop_interrupted();
     }
     SEXP out = PROTECT(alloc_vector(VECSXP, 2));
     SET_VECTOR_ELT(out, 0, values);

@@ -39,8 +39,6 @@ void remember_failure(LazyState& s, const std::string& cls, const std::string& m
   s.failure_message = message;
 }
 
-[[noreturn]] void throw_interrupted() { throw Error("gufunc_interrupt", "evaluation interrupted"); }
-
 // Runs `evaluate` (which calls the engine) with the failure rules above.
 template <class F>
 unsigned evaluate_guarded(LazyState& s, F evaluate) {
@@ -49,7 +47,7 @@ unsigned evaluate_guarded(LazyState& s, F evaluate) {
   try {
     return evaluate(settings.options);
   } catch (const engine::Interrupted&) {
-    throw_interrupted();
+    stop_interrupted();
   } catch (const Error& e) {
     remember_failure(s, e.condition_class(), e.what());
     throw;

@@ -1,8 +1,9 @@
 # Ctrl-C during a long evaluation: a child R process is sent SIGINT while it
-# materializes a long chain; it must stop with a gufunc_interrupt error, cache
-# nothing, and materialize the same value afterwards.
+# materializes a long chain; the engine must stop, cache nothing, and deliver R's
+# own interrupt (which try() does not catch), and the value must materialize the
+# same afterwards.
 
-test_that("an interrupted evaluation stops, and the lazy value stays usable", {
+test_that("Ctrl-C stops an evaluation with R's interrupt, and the lazy value stays usable", {
   skip_on_cran()
   skip_on_os("windows")
   pid_file <- tempfile()
@@ -16,11 +17,14 @@ test_that("an interrupted evaluation stops, and the lazy value stays usable", {
     "for (i in 1:100) x <- sqrt(x * x + 1)", # seconds of work
     "expected <- x[1:3]",
     sprintf('writeLines(as.character(Sys.getpid()), "%s")', pid_file),
-    "r <- tryCatch(materialize(x), gufunc_interrupt = function(e) e,",
-    "              interrupt = function(e) simpleCondition('R interrupt'))",
+    "tries <- 0",
+    "r <- tryCatch({",
+    "  for (i in 1:3) { tries <- tries + 1; try(materialize(x), silent = TRUE) }",
+    "  simpleCondition('not interrupted')",
+    "}, gufunc_interrupt = function(e) e, interrupt = function(e) simpleCondition('R interrupt'))",
     "caught <- as.numeric(Sys.time())",
     "y <- materialize(x)",
-    sprintf('saveRDS(list(class = class(r), message = conditionMessage(r), caught = caught,
+    sprintf('saveRDS(list(class = class(r), message = conditionMessage(r), caught = caught, tries = tries,
               second = is.double(y) && length(y) == 1e7 && identical(y[1:3], expected),
               cached = gufunc:::is_materialized(x)), "%s")', paste0(out_file, ".part")),
     sprintf('file.rename("%s", "%s")', paste0(out_file, ".part"), out_file)
@@ -44,8 +48,8 @@ test_that("an interrupted evaluation stops, and the lazy value stays usable", {
     Sys.sleep(0.05)
   }
   res <- readRDS(out_file)
-  expect_identical(res$class, c("gufunc_interrupt", "gufunc_error", "error", "condition"))
-  expect_identical(res$message, "evaluation interrupted")
+  expect_identical(res$message, "R interrupt")
+  expect_identical(res$tries, 1) # try() let the interrupt through
   expect_true(res$second)
   expect_true(res$cached)
   # The child stopped after the signal (how fast is measured by the benchmarks: a
