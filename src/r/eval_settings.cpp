@@ -110,6 +110,9 @@ void stop_interrupted() {
 }
 
 EvalSettings::EvalSettings() : runner(thread_count()) {
+  // A jump held by an evaluation that did not stop_interrupted() is stale: its
+  // target is gone, so it must never be resumed.
+  pending_jump = nullptr;
   options.runner = &runner;
   options.block_size = block_size_setting();
   options.sum_order = sum_order_setting();
