@@ -18,8 +18,8 @@ fallback_values <- function(x, what) {
 # straight into it (one pass into one new vector), not cached in x and then copied.
 fallback_copy <- function(x, what) {
   note_fallback(what)
-  if (!.Call(C_lazy_is_vector, x)) return(.Call(C_plain_copy, materialize(x)))
-  y <- .Call(C_lazy_changeable_copy, x)
+  y <- if (.Call(C_lazy_is_vector, x)) .Call(C_lazy_changeable_copy, x)
+  if (is.null(y)) return(.Call(C_plain_copy, materialize(x)))  # values at hand
   if (is.list(y)) {
     raise_warnings(y[[2L]], sys.call(-1L))
     y <- .Call(C_plain_copy, y[[1L]])

@@ -135,25 +135,17 @@ SEXP plain_copy_entry(SEXP x) {
   });
 }
 
-// .Call(C_lazy_changeable_copy, x): a new ordinary vector with the values and
-// attributes (but the class "gufunc_lazy") of lazy vector x, which R may change in
-// place. A deferred x is computed straight into it (one pass, one new vector; x
-// stays deferred), a materialized one copied. When the computation warned:
-// list(values, warning texts) instead, for R to raise them.
+// .Call(C_lazy_changeable_copy, x): deferred lazy vector x computed straight into a
+// new ordinary vector (one pass, one new vector; x stays deferred) with x's
+// attributes but the class "gufunc_lazy", which R may change in place; when the
+// computation warned, list(values, warning texts) for R to raise them. NULL when
+// x's values are at hand (R copies them).
 SEXP lazy_changeable_copy_entry(SEXP x) {
   return guarded([&]() -> SEXP {
-    SEXP lazy = required_lazy(x);
+    SEXP lazy = required_lazy(x);  // x may be R's wrapper around it
+    if (values_of(lazy) != R_NilValue) return R_NilValue;
     unsigned warnings = 0;
-    SEXP out;
-    if (values_of(lazy) == R_NilValue) {  // x may be R's wrapper around it
-      out = PROTECT(computed_copy(lazy, &warnings));
-    } else {
-      SEXP values = materialize_lazy(lazy, &warnings);
-      mark_values_shared(lazy);
-      out = PROTECT(plain_copy_entry(values));
-      SET_ATTRIB(out, R_NilValue);
-      SET_OBJECT(out, 0);
-    }
+    SEXP out = PROTECT(computed_copy(lazy, &warnings));
     copy_attributes_but_lazy_class(x, out);
     if (warnings == 0) {
       UNPROTECT(1);
