@@ -15,3 +15,7 @@
 #' @importFrom Rcpp sourceCpp
 #' @importFrom RcppParallel RcppParallelLibs
 "_PACKAGE"
+
+.onLoad <- function(libname, pkgname) {
+  register_s4_class(asNamespace(pkgname))
+}

@@ -155,8 +155,35 @@ materialize <- function(x) {
 # Whether the values of x are computed (TRUE for plain vectors); tests use it too.
 is_materialized <- function(x) .Call(C_lazy_is_materialized, x)
 
-# "deferred", "materialized" or "failed: <message>".
-lazy_state <- function(x) sub("^[^,]*, ", "", .Call(C_lazy_describe, x))
+#' Whether a lazy value is deferred or computed
+#'
+#' A lazy value is *deferred* until something needs its values: [materialize()],
+#' a reduction, printing more than its first values, or base R code that reads it
+#' whole. From then on it holds its values (*materialized*) and is not computed
+#' again. An evaluation that raised an error leaves the value *failed*: using it
+#' raises the error again. `lazy(x)` of values at hand is materialized from the start.
+#' Asking computes nothing.
+#'
+#' @param x A lazy value (see [is_lazy()]).
+#' @return `"deferred"`, `"materialized"` or `"failed: <the error message>"`.
+#' @seealso [lazy_plan()] for what a deferred value will compute.
+#' @export
+#' @examples
+#' a <- lazy(runif(1e5))
+#' lazy_state(a)
+#' b <- sqrt(a) + 1
+#' lazy_state(b)
+#' s <- sum(b) # the sum is computed; b itself stays deferred
+#' lazy_state(b)
+#' invisible(materialize(b))
+#' lazy_state(b)
+lazy_state <- function(x) {
+  if (!is_lazy(x)) {
+    abort_argument("x", sprintf("must be a lazy value (see lazy()), not %s", describe(x)),
+                   class = "gufunc_type_error")
+  }
+  sub("^[^,]*, ", "", .Call(C_lazy_describe, x))
+}
 
 raise_warnings <- function(texts, call) {
   for (w in texts) warning(warningCondition(w, call = call))

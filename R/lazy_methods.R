@@ -221,42 +221,4 @@ base_fallback <- function(name, args) {
 }
 
 #' @export
-print.gufunc_lazy <- function(x, ...) {
-  cat(lazy_header(x), "\n", sep = "")
-  n <- length(x)
-  shown <- if (n <= 100L) n else 10L
-  if (shown > 0L) {
-    # Only the values shown are computed (a region read). A lazy value read back
-    # from a file is plain data already.
-    values <- if (.Call(C_lazy_is_vector, x)) {
-      .Call(C_lazy_region, x, 0, shown)
-    } else {
-      as.vector(unclass(x)[seq_len(shown)])
-    }
-    if (shown == n) {
-      attributes(values) <- attributes(unclass(x))
-    } else if (!is.null(names(x))) {
-      names(values) <- names(x)[seq_len(shown)]
-    }
-    print(values, ...)
-  }
-  if (shown < n) {
-    cat(sprintf("# ... %s more values%s\n", format(n - shown, big.mark = ",", scientific = FALSE),
-                if (is.null(dim(x))) "" else " (column-major order)"))
-  }
-  invisible(x)
-}
-
-#' @export
 format.gufunc_lazy <- function(x, ...) format(materialize(x), ...)
-
-# "<gufunc_lazy double[1000 x 3], deferred>"
-lazy_header <- function(x) {
-  extent <- if (is.null(dim(x))) {
-    format(length(x), scientific = FALSE)
-  } else {
-    paste(dim(x), collapse = " x ")
-  }
-  sprintf("<gufunc_lazy %s[%s], %s>", typeof(x), extent,
-          if (.Call(C_lazy_is_vector, x)) lazy_state(x) else "materialized")
-}

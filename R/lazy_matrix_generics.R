@@ -1,0 +1,64 @@
+# Base R generics whose methods for matrices (or numbers) have no default for other
+# classes: S3 dispatch on a lazy value sees only the class "gufunc_lazy", so without
+# these a lazy matrix would reach the default method (unique() of its elements, not
+# of its rows; summary() of all values, not per column) or no method at all
+# (isSymmetric(), determinant() and so det()). Each runs base R on the plain values,
+# which is what the same call on the base R value does.
+
+#' @export
+summary.gufunc_lazy <- function(object, ...) summary(fallback_values(object, "summary"), ...)
+
+#' @export
+unique.gufunc_lazy <- function(x, incomparables = FALSE, ...) {
+  unique(fallback_values(x, "unique"), incomparables = incomparables, ...)
+}
+
+#' @export
+duplicated.gufunc_lazy <- function(x, incomparables = FALSE, ...) {
+  duplicated(fallback_values(x, "duplicated"), incomparables = incomparables, ...)
+}
+
+#' @export
+anyDuplicated.gufunc_lazy <- function(x, incomparables = FALSE, ...) {
+  anyDuplicated(fallback_values(x, "anyDuplicated"), incomparables = incomparables, ...)
+}
+
+#' @export
+isSymmetric.gufunc_lazy <- function(object, ...) {
+  isSymmetric(fallback_values(object, "isSymmetric"), ...)
+}
+
+#' @export
+determinant.gufunc_lazy <- function(x, logarithm = TRUE, ...) {
+  determinant(fallback_values(x, "determinant"), logarithm = logarithm, ...)
+}
+
+#' @export
+subset.gufunc_lazy <- function(x, ...) subset(fallback_values(x, "subset"), ...)
+
+#' @export
+as.Date.gufunc_lazy <- function(x, ...) as.Date(fallback_values(x, "as.Date"), ...)
+
+#' @export
+as.POSIXct.gufunc_lazy <- function(x, tz = "", ...) {
+  as.POSIXct(fallback_values(x, "as.POSIXct"), tz = tz, ...)
+}
+
+#' @export
+as.POSIXlt.gufunc_lazy <- function(x, tz = "", ...) {
+  as.POSIXlt(fallback_values(x, "as.POSIXlt"), tz = tz, ...)
+}
+
+#' @rawNamespace S3method(grDevices::as.raster, gufunc_lazy)
+as.raster.gufunc_lazy <- function(x, ...) grDevices::as.raster(fallback_values(x, "as.raster"), ...)
+
+#' @rawNamespace S3method(graphics::boxplot, gufunc_lazy)
+boxplot.gufunc_lazy <- function(x, ...) graphics::boxplot(fallback_values(x, "boxplot"), ...)
+
+# all.equal() dispatches on its first argument: a lazy target is compared as its
+# plain values, and so is a lazy current value next to it.
+#' @export
+all.equal.gufunc_lazy <- function(target, current, ...) {
+  if (inherits(current, "gufunc_lazy")) current <- fallback_values(current, "all.equal")
+  all.equal(fallback_values(target, "all.equal"), current, ...)
+}
