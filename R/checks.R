@@ -10,6 +10,10 @@ check_string <- function(x, arg, call = sys.call(-1L)) {
 # An operand of a gufunc: a double, integer or logical vector or array without a
 # class, or a lazy one (see lazy()).
 check_operand <- function(x, arg, call = sys.call(-1L)) {
+  given <- substitute(x)
+  if (is.name(given) && eval(call("missing", given), parent.frame())) {
+    abort_argument(arg, "is missing, with no default", call = call)
+  }
   if (!lazy_operand(x)) {
     abort_argument(arg, sprintf(
       "must be a double, integer or logical vector or array, not %s", describe(x)),
@@ -18,6 +22,7 @@ check_operand <- function(x, arg, call = sys.call(-1L)) {
 }
 
 describe <- function(x) {
+  if (is.function(x)) return("a function")
   cls <- attr(x, "class")
   if (!is.null(cls)) return(sprintf("an object of class <%s>", paste(cls, collapse = "/")))
   if (is.null(x)) return("NULL")

@@ -96,7 +96,14 @@ mean.gufunc_lazy <- function(x, trim = 0, na.rm = FALSE, ...) {
     if (!is.null(view)) return(view)
   }
   # Values at hand (lazy(x), or computed): base R's subsetting on the plain values.
-  if (is_materialized(x)) return(materialize(x)[...])
+  if (is_materialized(x)) {
+    call <- sys.call()
+    call[[1L]] <- as.name("[")
+    return(withCallingHandlers(materialize(x)[...], error = function(e) {
+      if (identical(conditionCall(e), quote(materialize(x)[...]))) e$call <- call
+      stop(e)
+    }))
+  }
   # x[i] goes to R's subsetting, whose ALTREP hook computes only the positions
   # picked when they are few; x[i, j, ...] picks positions the same way.
   if (nargs() == 2L) return(NextMethod())
@@ -208,8 +215,9 @@ lazy_reduce <- function(x, op, na.rm) {
   res[[1L]]
 }
 
-# base R's `name` on the materialized arguments: its result, warnings and errors.
-# The arguments are bound to symbols, so a message never deparses the values.
+# base R's `name` on the materialized arguments: its result, warnings and errors,
+# these attributed to the user's call (`x + "a"`, not the call made here). The
+# arguments are bound to symbols, so a message never deparses the values.
 base_fallback <- function(name, args) {
   note_fallback(name)
   env <- new.env(parent = baseenv())
@@ -217,7 +225,24 @@ base_fallback <- function(name, args) {
   for (i in seq_along(args)) assign(symbols[i], materialize(args[[i]]), envir = env)
   call <- as.call(c(as.name(name), lapply(symbols, as.name)))
   if (!is.null(names(args))) names(call) <- c("", names(args))
-  eval(call, env)
+  # A primitive's condition names the call made here, or eval()'s.
+  own <- function(cond) {
+    at <- conditionCall(cond)
+    identical(at, call) || identical(at, quote(eval(call, env)))
+  }
+  here <- sys.nframe()
+  withCallingHandlers(eval(call, env),
+    warning = function(w) {
+      if (!own(w)) return()
+      w$call <- user_call(here)
+      warning(w)
+      invokeRestart("muffleWarning")
+    },
+    error = function(e) {
+      if (!own(e)) return()
+      e$call <- user_call(here)
+      stop(e)
+    })
 }
 
 #' @export

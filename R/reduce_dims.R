@@ -23,7 +23,8 @@
 #'
 #' @param x A double, integer or logical vector or array; a vector without `dim`
 #'   is a 1-d array.
-#' @param f The reduction: `"sum"`, `"mean"`, `"prod"`, `"min"` or `"max"`.
+#' @param f The reduction: `"sum"`, `"mean"`, `"prod"`, `"min"` or `"max"`, or
+#'   one of those functions itself (`sum`, as [apply()] takes it).
 #' @param dims Integer indices into `dim(x)` of the dimensions to reduce over, in
 #'   any order.
 #' @param na.rm `TRUE` to drop `NA` and `NaN` values from each slice first.
@@ -45,7 +46,8 @@ reduce_dims <- function(x, f = c("sum", "mean", "prod", "min", "max"), dims = 1L
   f <- check_reduction(f)
   check_flag(na.rm, "na.rm")
   shape <- if (is.null(dim(x))) length(x) else dim(x)
-  dims <- sort(check_dims(dims, length(shape)))
+  dims <- check_dims(dims, length(shape))
+  dims <- sort(dims)
   kept <- setdiff(seq_along(shape), dims)
   kernel <- if (na.rm) paste0(f, "_na_rm") else f
   slices <- reduced_first(x, shape, dims, kept)
@@ -93,8 +95,12 @@ reduced_shape <- function(out, x, shape, kept) {
 
 check_reduction <- function(f, call = sys.call(-1L)) {
   if (identical(f, reduction_names)) return("sum")
+  # The function itself (reduce_dims(x, sum)), as apply() takes it.
+  if (is.function(f)) {
+    for (name in reduction_names) if (identical(f, get(name, baseenv()))) return(name)
+  }
   if (!is.character(f) || length(f) != 1L || is.na(f) || !f %in% reduction_names) {
-    abort_argument("f", sprintf("must be one of %s, not %s",
+    abort_argument("f", sprintf("must be one of %s (or that function), not %s",
                                 paste0("\"", reduction_names, "\"", collapse = ", "),
                                 describe_value(f)), call = call)
   }

@@ -170,14 +170,25 @@ check_native_kernel <- function(sig, kernel, namespace, call) {
 #'
 #' @param name A function name, or `NULL` for the whole namespace.
 #' @param namespace The lookup table.
-#' @return `TRUE` if something was removed, `FALSE` otherwise (invisibly).
+#' @return `TRUE` if something was removed, `FALSE` otherwise (invisibly), with a
+#'   warning of class `gufunc_lookup_warning` (as [rm()] warns about an object that
+#'   does not exist).
 #' @export
 #' @examples
-#' gufunc_unregister(namespace = "no_such_namespace")
+#' removed <- gufunc_unregister(namespace = "no_such_namespace") # FALSE, with a warning
+#' removed
 gufunc_unregister <- function(name = NULL, namespace = "user") {
   if (!is.null(name)) check_string(name, "name")
   check_string(namespace, "namespace")
-  invisible(.Call(C_user_remove, namespace, name))
+  removed <- .Call(C_user_remove, namespace, name)
+  if (!removed) {
+    what <- if (is.null(name)) "no" else sprintf("no function `%s` in", name)
+    warning(warningCondition(sprintf("there is %s gufunc namespace \"%s\": nothing was removed",
+                                     what, namespace),
+                             class = c("gufunc_lookup_warning", "gufunc_warning"),
+                             call = sys.call()))
+  }
+  invisible(removed)
 }
 
 # Kernel states owned by gufunc and not yet released (a test hook).

@@ -63,13 +63,35 @@ std::string types_text(const std::vector<gufunc_dtype>& in) {
   return s + ")";
 }
 
+std::string signatures_text(const Function& f) {
+  std::string text = "\n  signatures of `" + f.name() + "`:";
+  for (int i = 0; i < f.size(); ++i) text += "\n    " + f.signature(i).text;
+  return text;
+}
+
+// "takes 2 arguments, not 1" when no signature has as many inputs as given.
+std::string argument_count_problem(const Function& f, size_t given) {
+  std::vector<int> counts;
+  for (int i = 0; i < f.size(); ++i) {
+    const int nin = f.signature(i).nin;
+    if (nin == static_cast<int>(given)) return "";
+    if (std::find(counts.begin(), counts.end(), nin) == counts.end()) counts.push_back(nin);
+  }
+  std::sort(counts.begin(), counts.end());
+  std::string takes;
+  for (size_t i = 0; i < counts.size(); ++i) {
+    takes += (i == 0 ? "" : i + 1 == counts.size() ? " or " : ", ") + std::to_string(counts[i]);
+  }
+  const bool one = counts.size() == 1 && counts[0] == 1;
+  return "`" + f.name() + "` takes " + takes + " argument" + (one ? "" : "s") + ", not " +
+         std::to_string(given);
+}
+
 [[noreturn]] void no_match(const Function& f, const std::vector<gufunc_dtype>& in,
                            const std::string& why) {
   std::string msg = "no kernel of `" + f.name() + "` accepts argument types " + types_text(in);
   if (!why.empty()) msg += ": " + why;
-  msg += "\n  signatures of `" + f.name() + "`:";
-  for (int i = 0; i < f.size(); ++i) msg += "\n    " + f.signature(i).text;
-  throw Error("gufunc_dispatch_error", msg);
+  throw Error("gufunc_dispatch_error", msg + signatures_text(f));
 }
 
 }  // namespace
@@ -89,7 +111,11 @@ TypeMatch typecheck(const Function& f, const std::vector<gufunc_dtype>& in) {
       if (cost == 0) break;  // an exact match cannot be beaten
     }
   }
-  if (best.index < 0) no_match(f, in, "");
+  if (best.index < 0) {
+    const std::string count = argument_count_problem(f, in.size());
+    if (!count.empty()) throw Error("gufunc_dispatch_error", count + signatures_text(f));
+    no_match(f, in, "");
+  }
   return best;
 }
 

@@ -10,6 +10,7 @@
 #include "r/lazy_altrep.hpp"
 #include "r/lazy_operands.hpp"
 #include "r/lazy_state.hpp"
+#include "r/option_text.hpp"
 #include "r/r_arrays.hpp"
 
 namespace gufunc {
@@ -78,7 +79,8 @@ double lazy_min_length() {
                        : NA_REAL;
   if (ISNAN(n) || n < 0) {
     throw Error("gufunc_argument_error",
-                "option `gufunc.lazy_min_length` must be a single number >= 0");
+                "option `gufunc.lazy_min_length` must be a single number >= 0, not " +
+                    option_value_text(opt));
   }
   return n;
 }

@@ -4,11 +4,13 @@
 #include <tbb/task_arena.h>  // RcppParallel ships TBB (LinkingTo)
 
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <string>
 
 #include "r/call_registry.hpp"
 #include "r/guard.hpp"
+#include "r/option_text.hpp"
 
 namespace gufunc {
 namespace r {
@@ -23,14 +25,27 @@ bool check_limits_cores() {
   return s != "false";
 }
 
+// More threads than this is a mistake, not a setting: four per core (at least 16),
+// so oversubscribing a small machine on purpose still works.
+int max_threads() {
+  const int cores = static_cast<int>(tbb::this_task_arena::max_concurrency());
+  return cores * 4 > 16 ? cores * 4 : 16;
+}
+
 int configured_threads() {
   SEXP opt = Rf_GetOption1(Rf_install("gufunc.threads"));
   if (!Rf_isNull(opt)) {
-    const double n = (Rf_isNumeric(opt) && XLENGTH(opt) == 1) ? Rf_asReal(opt) : NA_REAL;
-    if (ISNAN(n) || n < 1) {
-      throw Error("gufunc_argument_error", "option `gufunc.threads` must be a single number >= 1");
+    const bool number = (TYPEOF(opt) == REALSXP || TYPEOF(opt) == INTSXP) && XLENGTH(opt) == 1 &&
+                        Rf_getAttrib(opt, R_ClassSymbol) == R_NilValue;
+    const double n = number ? Rf_asReal(opt) : NA_REAL;
+    const int most = max_threads();
+    if (ISNAN(n) || n < 1 || n > most || n != std::floor(n)) {
+      throw Error("gufunc_argument_error",
+                  "option `gufunc.threads` must be a whole number from 1 to " +
+                      std::to_string(most) + " (four per core, at least 16), not " +
+                      option_value_text(opt));
     }
-    return n > 1024 ? 1024 : static_cast<int>(n);
+    return static_cast<int>(n);
   }
   if (const char* env = std::getenv("RCPP_PARALLEL_NUM_THREADS")) {
     const int n = std::atoi(env);

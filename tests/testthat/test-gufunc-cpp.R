@@ -216,7 +216,11 @@ test_that("a kernel's state is released by its destructor exactly once", {
   expect_identical(gufunc:::gufunc_cpp_states(g) - s2, c(0, 1))
   expect_identical(gufunc:::owned_states_alive(), alive0)
   expect_error(f(1), class = "gufunc_lookup_error")
-  expect_false(gufunc_unregister("scaled", namespace = "cpp_state_test"))
+  expect_warning(expect_false(gufunc_unregister("scaled", namespace = "cpp_state_test")),
+                 "no function `scaled` in gufunc namespace \"cpp_state_test\"",
+                 class = "gufunc_lookup_warning", fixed = TRUE)
+  expect_warning(gufunc_unregister(namespace = "cpp_no_such_namespace"),
+                 "there is no gufunc namespace \"cpp_no_such_namespace\"", fixed = TRUE)
   # Removing the namespace releases every state in it, once.
   gufunc_cpp("double -> double", body, name = "a", namespace = "cpp_state_test", params = c(k = 1))
   gufunc_cpp("double -> double", body, name = "b", namespace = "cpp_state_test", params = c(k = 1))

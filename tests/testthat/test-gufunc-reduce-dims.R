@@ -165,7 +165,7 @@ test_that("bad arguments give classed errors naming the argument", {
   expect_error(reduce_dims(factor(1:3)), class = "gufunc_type_error", regexp = "`x`")
   expect_error(reduce_dims(m, "median"), class = "gufunc_argument_error", regexp = "`f`")
   expect_error(reduce_dims(m, c("sum", "max")), class = "gufunc_argument_error", regexp = "`f`")
-  expect_error(reduce_dims(m, sum), class = "gufunc_argument_error", regexp = "`f`")
+  expect_error(reduce_dims(m, median), class = "gufunc_argument_error", regexp = "`f`")
   expect_error(reduce_dims(m, "sum", 3), class = "gufunc_argument_error", regexp = "`dims`")
   expect_error(reduce_dims(m, "sum", 0), class = "gufunc_argument_error", regexp = "`dims`")
   expect_error(reduce_dims(m, "sum", c(1, 1)), class = "gufunc_argument_error",
