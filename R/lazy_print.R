@@ -92,7 +92,7 @@ columns_that_fit <- function(corner, width) {
   for (j in seq_len(ncol(corner))) {
     name <- if (is.null(names)) sprintf("[,%d]", j) else names[j]
     used <- used + 1L + max(nchar(c(format(corner[, j]), name), type = "width"))
-    if (used > width) return(max(1L, j - 1L))
+    if (used >= width) return(max(1L, j - 1L))  # R prints a line shorter than width
   }
   ncol(corner)
 }

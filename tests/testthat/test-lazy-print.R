@@ -36,10 +36,15 @@ test_that("an array prints the corner of its first slice with base R's label", {
   expect_identical(out[4:15], withr::with_options(list(width = 200),
                                                   capture.output(print((a > 5L)[, , 1]))))
   expect_identical(out[16], "# ... 299 more slices")
-  b <- lazy(array(runif(2e5), c(100, 20, 10, 10))) * 1
+  v <- array(runif(2e5), c(100, 20, 10, 10))
+  b <- lazy(v) * 1
   out <- withr::with_options(list(width = 200), capture.output(print(b)))
   expect_identical(out[2], ", , 1, 1")
-  expect_identical(out[length(out)], "# ... 90 more rows, 3 more columns, 99 more slices")
+  cols <- length(strsplit(trimws(out[4]), " +")[[1]])
+  expect_identical(out[4:14], withr::with_options(list(width = 200),
+                                                  capture.output(print(v[1:10, 1:cols, 1, 1]))))
+  expect_identical(out[length(out)],
+                   sprintf("# ... 90 more rows, %d more columns, 99 more slices", 20L - cols))
   expect_false(is_materialized(b))
 })
 
