@@ -60,7 +60,7 @@ lazy_plan <- function(x) {
   graph$inputs$name <- inputs$name
   graph$inputs$base <- inputs$base
   graph$values$name <- plan_value_names(graph, inputs$name)
-  graph$steps$text <- plan_step_text(graph$steps, graph$values$name)
+  graph$steps$text <- plan_step_text(graph$steps, graph$values, graph$values$name)
   graph$attributes <- plain_attributes(x)
   plan$graph <- graph
   names(plan$inputs) <- inputs$name

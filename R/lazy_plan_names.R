@@ -78,10 +78,11 @@ plan_value_names <- function(graph, input_names) {
 }
 
 # One line per step, e.g. "t2 = `+`(t1, b)  [double, double -> double]".
-plan_step_text <- function(steps, names) {
+plan_step_text <- function(steps, values, names) {
   args <- vapply(steps$args, function(a) paste(names[a], collapse = ", "), "")
   out <- names[steps$out]
   region <- vapply(steps$region, region_text, "")
+  written <- vapply(steps$args, function(a) a[length(a)], 0)
   text <- switch_vec(steps$op,
     map = sprintf("%s = `%s`(%s)  [%s]", out, steps$fun, args, steps$signature),
     cast = sprintf("%s = as.%s(%s)", out, steps$fun, args),
@@ -89,8 +90,13 @@ plan_step_text <- function(steps, names) {
                      ifelse(steps$na_rm != 0, ", na.rm = TRUE", "")),
     gufunc = sprintf("%s = `%s`(%s)  [%s]  %s", out, steps$fun, args, steps$signature,
                      steps$detail),
-    assign = sprintf("%s = `[<-`(%s, %s, %s)", out, names[vapply(steps$args, `[`, 0, 1L)],
-                     region, names[vapply(steps$args, `[`, 0, 2L)]))
+    assign = sprintf("%s = %s with `[<-` of %s: %s%s", out,
+                     names[vapply(steps$args, `[`, 0, 1L)], region, names[written],
+                     ifelse(values$kind[written] == "computed",
+                            ", computed by the kernel before", "")))
+  per_iteration <- steps$width != 1 & steps$op %in% c("map", "cast")
+  text[per_iteration] <- sprintf("%s  (%.0f per loop iteration)", text[per_iteration],
+                                 steps$width[per_iteration])
   text
 }
 

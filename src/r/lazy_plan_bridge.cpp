@@ -118,7 +118,7 @@ SEXP values_data(const std::vector<engine::PlanValue>& values) {
 SEXP steps_data(const std::vector<engine::PlanStep>& steps) {
   static const char* ops[] = {"map", "cast", "reduce", "gufunc", "assign"};
   std::vector<std::string> op, function, signature, detail;
-  std::vector<double> kernel, out, na_rm;
+  std::vector<double> kernel, out, na_rm, width;
   const R_xlen_t n = static_cast<R_xlen_t>(steps.size());
   SEXP args = PROTECT(alloc_vector(VECSXP, n));
   SEXP dims = PROTECT(alloc_vector(VECSXP, n));
@@ -132,6 +132,7 @@ SEXP steps_data(const std::vector<engine::PlanStep>& steps) {
     kernel.push_back(s.kernel + 1);
     out.push_back(s.out + 1);
     na_rm.push_back(s.na_rm);
+    width.push_back(static_cast<double>(s.width));
     std::vector<double> a;
     for (int v : s.args) a.push_back(v + 1);
     SET_VECTOR_ELT(args, i, numbers(a));
@@ -148,9 +149,10 @@ SEXP steps_data(const std::vector<engine::PlanStep>& steps) {
                             static_cast<double>(r.columns), static_cast<double>(r.step)}));
   }
   SEXP out_list = named_list(
-      {"kernel", "op", "fun", "signature", "detail", "na_rm", "out", "args", "arg_dims", "region"},
+      {"kernel", "op", "fun", "signature", "detail", "na_rm", "out", "width", "args", "arg_dims",
+       "region"},
       {numbers(kernel), strings(op), strings(function), strings(signature), strings(detail),
-       numbers(na_rm), numbers(out), args, dims, regions});
+       numbers(na_rm), numbers(out), numbers(width), args, dims, regions});
   UNPROTECT(3);
   return out_list;
 }
