@@ -1,7 +1,10 @@
-// Plans for lazy_plan(): the kernels a graph's batches are cut into, and the bytes
-// the fused evaluation moves next to what base R would move (see evaluate.hpp).
+// Plans for lazy_plan(): the kernels a graph's batches are cut into, the bytes the
+// fused evaluation moves next to what base R would move (see evaluate.hpp), and the
+// same evaluation as a graph of values and steps (plan_graph.hpp).
 #include <algorithm>
-#include <unordered_set>
+#include <map>
+#include <tuple>
+#include <unordered_map>
 
 #include "dispatch/apply.hpp"
 #include "engine/batch.hpp"
@@ -15,9 +18,6 @@ namespace {
 
 double bytes_of(const Node& n) { return static_cast<double>(n.length) * dtype_size(n.dtype); }
 
-void add_batches(const Node& root, const EvalOptions& options, Plan* plan,
-                 std::unordered_set<const char*>* inputs_seen);
-
 std::string region_text(const Region& r) {
   const std::string elements = std::to_string(r.rows) + (r.rows == 1 ? " element" : " elements");
   const std::string from = " from position " + std::to_string(r.first + 1);
@@ -26,113 +26,240 @@ std::string region_text(const Region& r) {
          " apart," + from;
 }
 
-// A chain of subassignments: the kernels of its base and values (computed straight
-// into the result), then one step that writes them (assign.hpp).
-void add_assigns(const Node& root, const EvalOptions& options, Plan* plan,
-                 std::unordered_set<const char*>* inputs_seen) {
-  std::vector<const Node*> writes;
-  const Node* base = &root;
-  for (; base->kind == NodeKind::Assign; base = base->children[0].get()) writes.push_back(base);
-  PlanKernel step;
-  if (!base->at_hand()) add_batches(*base, options, plan, inputs_seen);
-  step.instructions.push_back(
-      "the version before (" + std::to_string(base->length) +
-      (base->at_hand() ? " elements), where no write reaches" : " elements), computed whole"));
-  for (auto it = writes.rbegin(); it != writes.rend(); ++it) {
-    const Node& value = *(*it)->children[1];
-    if (!value.at_hand()) {
-      const size_t before = plan->kernels.size();
-      add_batches(value, options, plan, inputs_seen);
-      if (plan->kernels.size() > before) {
-        plan->kernels.back().split_reason =
-            "none: its values go into the new version's positions as they are computed, "
-            "a cache-sized chunk at a time";
-      }
-    }
-    step.instructions.push_back("`[<-` of " + region_text((*it)->region) +
-                                (!value.at_hand() ? ", computed by the kernel before" : ""));
-    plan->bytes_written += static_cast<double>((*it)->region.count()) * dtype_size(root.dtype);
+std::string input_text(const View& view) {
+  std::string text = std::string(dtype_name(view.dtype)) + "[" + std::to_string(view.length) + "]";
+  if (view.each > 1) {
+    text += " (view: each element " + std::to_string(view.each) + " times)";
+  } else if (view.is_block() && view.column_step == 0) {
+    text += " (view: " + std::to_string(view.rows) + " elements, repeated)";
+  } else if (view.is_block()) {
+    text += " (view: " + std::to_string(view.length / view.rows) + " columns of " +
+            std::to_string(view.rows) +
+            (view.is_rolled() ? ", shifted circularly by " + std::to_string(view.row_roll) +
+                                    " rows and " + std::to_string(view.column_roll) + " columns"
+                              : "") +
+            ")";
   }
-  step.notes.push_back("a subassignment: the new version is written once, in its own memory");
-  plan->kernels.push_back(step);
+  return text;
 }
 
-// Adds the kernels of the batch for `root` (after those of its nested reductions
-// and staged values, which run first).
-void add_batches(const Node& root, const EvalOptions& options, Plan* plan,
-                 std::unordered_set<const char*>* inputs_seen) {
-  if (root.kind == NodeKind::Assign) {
-    add_assigns(root, options, plan, inputs_seen);
-    return;
-  }
-  const Batch b = build_batch(root, root.kind == NodeKind::Reduce ? nullptr : &root);
-  auto end_previous = [&](const std::string& why) {
-    if (!plan->kernels.empty() && plan->kernels.back().split_reason.empty()) {
-      plan->kernels.back().split_reason = why;
+// Builds the plan batch by batch, numbering values across batches.
+class Describer {
+ public:
+  Describer(const EvalOptions& options, Plan* plan) : options_(options), plan_(*plan) {}
+
+  // Adds the kernels of the batch for `root` (after those of its nested reductions
+  // and staged values, which run first); returns the value computed for root.
+  int add(const Node& root) {
+    if (root.kind == NodeKind::Assign) return add_assigns(root);
+    const Batch b = build_batch(root, root.kind == NodeKind::Reduce ? nullptr : &root);
+    for (const Node* r : b.reductions) {
+      add(*r);
+      end_previous(
+          "the next kernel reads the result of a reduction, final only after all its blocks");
     }
-  };
-  for (const Node* r : b.reductions) {
-    add_batches(*r, options, plan, inputs_seen);
-    end_previous(
-        "the next kernel reads the result of a reduction, final only after all its blocks");
-  }
-  for (size_t k = 0; k < b.staged.size(); ++k) {
-    const Value& v = b.values[b.staged[k]];
-    add_batches(*v.node, options, plan, inputs_seen);
-    end_previous(b.stage_reasons[k]);
-    plan->bytes_read += static_cast<double>(v.node->length) * dtype_size(v.dtype);
-  }
-  if (b.code.empty()) return;
-  const size_t width = static_cast<size_t>(std::max<intptr_t>(b.max_width, 1));
-  const size_t elements = block_elements(batch_streams(b), options.block_size);
-  for (size_t k = 0; k < b.kernel_starts.size(); ++k) {
-    PlanKernel kernel;
-    const size_t first = b.kernel_starts[k];
-    const size_t last = k + 1 < b.kernel_starts.size() ? b.kernel_starts[k + 1] : b.code.size();
-    for (size_t i = first; i < last; ++i) {
-      kernel.instructions.push_back(describe_instruction(b, b.code[i]));
-      if (b.code[i].op == Op::Gufunc) {
-        kernel.notes.push_back("runs in blocks of " +
-                               std::to_string(std::max<size_t>(1, elements / width)) +
-                               " loop iterations; element-wise producers of its operands run "
-                               "per block, in block scratch");
+    for (size_t k = 0; k < b.staged.size(); ++k) {
+      const Value& v = b.values[b.staged[k]];
+      add(*v.node);
+      end_previous(b.stage_reasons[k]);
+      plan_.bytes_read += static_cast<double>(v.node->length) * dtype_size(v.dtype);
+    }
+    std::vector<int> ids(b.values.size(), -1);
+    int result = b.result >= 0 ? global_value(b, b.result, &ids) : -1;
+    if (b.code.empty()) return produced_[&root] = result;
+    const size_t width = static_cast<size_t>(std::max<intptr_t>(b.max_width, 1));
+    const size_t elements = block_elements(batch_streams(b), options_.block_size);
+    for (size_t k = 0; k < b.kernel_starts.size(); ++k) {
+      PlanKernel kernel;
+      const size_t first = b.kernel_starts[k];
+      const size_t last = k + 1 < b.kernel_starts.size() ? b.kernel_starts[k + 1] : b.code.size();
+      for (size_t i = first; i < last; ++i) {
+        kernel.instructions.push_back(describe_instruction(b, b.code[i]));
+        const int out = add_step(b, b.code[i], &ids);
+        if (b.code[i].op == Op::Reduce) result = out;
+        if (b.code[i].op == Op::Gufunc) {
+          kernel.notes.push_back("runs in blocks of " +
+                                 std::to_string(std::max<size_t>(1, elements / width)) +
+                                 " loop iterations; element-wise producers of its operands run "
+                                 "per block, in block scratch");
+        }
       }
+      if (k + 1 < b.kernel_starts.size()) {
+        kernel.split_reason = b.split_reasons[k];
+      } else {
+        for (const std::string& why : b.stage_reasons) {
+          kernel.notes.push_back("fusion stops: " + why);
+        }
+      }
+      plan_.kernels.push_back(kernel);
     }
-    if (k + 1 < b.kernel_starts.size()) {
-      kernel.split_reason = b.split_reasons[k];
+    for (const Value& v : b.values) {
+      if (v.kind == ValueKind::Input) plan_.bytes_read += bytes_of(*v.node);  // once per batch
+    }
+    plan_.bytes_written += root.kind == NodeKind::Reduce ? 0 : bytes_of(root);
+    for (int t = 0; t < b.temps; ++t) {
+      plan_.bytes_written += static_cast<double>(b.length * b.max_width) * sizeof(double);
+      plan_.bytes_read += static_cast<double>(b.length * b.max_width) * sizeof(double);
+    }
+    plan_.block_size = elements;
+    return produced_[&root] = result;
+  }
+
+ private:
+  using ViewKey = std::tuple<const char*, gufunc_dtype, intptr_t, intptr_t, intptr_t, intptr_t,
+                             intptr_t, intptr_t>;
+
+  void end_previous(const std::string& why) {
+    if (!plan_.kernels.empty() && plan_.kernels.back().split_reason.empty()) {
+      plan_.kernels.back().split_reason = why;
+    }
+  }
+
+  int new_value(PlanValueKind kind, gufunc_dtype dtype, intptr_t length) {
+    PlanValue v{kind, dtype};
+    v.length = length;
+    plan_.graph.values.push_back(v);
+    return static_cast<int>(plan_.graph.values.size()) - 1;
+  }
+
+  // The value of an at-hand node: one per distinct view (a vector read by several
+  // operations is one input), or a constant.
+  int at_hand_value(const Node& n) {
+    if (n.kind == NodeKind::Scalar) {
+      const int id = new_value(PlanValueKind::Constant, n.dtype, 1);
+      plan_.graph.values[id].c_double = n.scalar_double;
+      plan_.graph.values[id].c_int = n.scalar_int;
+      return id;
+    }
+    const View& v = n.view;
+    const ViewKey key{v.data,        v.dtype, v.length,   v.rows,
+                      v.column_step, v.each,  v.row_roll, v.column_roll};
+    const auto seen = inputs_.find(key);
+    if (seen != inputs_.end()) return seen->second;
+    const int id = new_value(PlanValueKind::Input, n.dtype, n.length);
+    plan_.graph.values[id].input = static_cast<int>(plan_.graph.inputs.size());
+    plan_.graph.inputs.push_back({v, input_text(v)});
+    plan_.inputs.push_back(plan_.graph.inputs.back().text);
+    return inputs_[key] = id;
+  }
+
+  // The plan value of batch value v (ids caches the batch's values).
+  int global_value(const Batch& b, int v, std::vector<int>* ids) {
+    int& id = (*ids)[v];
+    if (id >= 0) return id;
+    const Value& val = b.values[v];
+    switch (val.kind) {
+      case ValueKind::Input:
+        return id = at_hand_value(*val.node);
+      case ValueKind::Constant:
+        id = new_value(PlanValueKind::Constant, val.dtype, 1);
+        plan_.graph.values[id].c_double = val.c_double;
+        plan_.graph.values[id].c_int = val.c_int;
+        return id;
+      case ValueKind::Reduced:
+      case ValueKind::Staged:
+        return id = produced_.at(val.node);  // added before this batch
+      default:
+        return id = new_value(PlanValueKind::Computed, val.dtype,
+                              val.node != nullptr && val.node->kind != NodeKind::Reduce
+                                  ? val.node->length
+                                  : b.length * val.width);
+    }
+  }
+
+  int add_step(const Batch& b, const Instruction& ins, std::vector<int>* ids) {
+    PlanStep step;
+    step.kernel = static_cast<int>(plan_.kernels.size());
+    step.width = ins.width;
+    for (int a : ins.args) step.args.push_back(global_value(b, a, ids));
+    switch (ins.op) {
+      case Op::Cast:
+        step.op = PlanOp::Cast;
+        step.function = dtype_name(b.values[ins.out].dtype);
+        break;
+      case Op::Reduce:
+        step.op = PlanOp::Reduce;
+        step.function = reduction_name(ins.node->reduction);
+        step.na_rm = ins.node->na_rm;
+        break;
+      case Op::Gufunc: {
+        step.op = PlanOp::Gufunc;
+        const ResolvedShape& shape = ins.node->apply->shape;
+        for (size_t k = 0; k < ins.args.size(); ++k) {
+          std::vector<intptr_t> dims = shape.arg_core_sizes[k];
+          dims.insert(dims.end(), shape.arg_loop_dims[k].begin(), shape.arg_loop_dims[k].end());
+          step.arg_dims.push_back(dims);
+        }
+        step.detail = describe_gufunc(*ins.node);
+      }
+        [[fallthrough]];
+      default:
+        step.function = ins.node->function->name();
+        step.signature = ins.node->function->signature(ins.node->match.index).text;
+    }
+    if (ins.op == Op::Reduce) {
+      step.out = new_value(PlanValueKind::Computed, ins.node->dtype,
+                           ins.node->reduction == Reduction::Range ? 2 : 1);
+      produced_[ins.node] = step.out;
     } else {
-      for (const std::string& why : b.stage_reasons) kernel.notes.push_back("fusion stops: " + why);
+      step.out = global_value(b, ins.out, ids);
     }
-    plan->kernels.push_back(kernel);
+    plan_.graph.steps.push_back(step);
+    return step.out;
   }
-  for (const Value& v : b.values) {
-    if (v.kind != ValueKind::Input) continue;
-    plan->bytes_read += bytes_of(*v.node);  // every batch reads its inputs once
-    if (!inputs_seen->insert(v.node->view.data).second) continue;  // one entry per vector
-    const View& view = v.node->view;
-    std::string text =
-        std::string(dtype_name(v.dtype)) + "[" + std::to_string(v.node->length) + "]";
-    if (view.each > 1) {
-      text += " (view: each element " + std::to_string(view.each) + " times)";
-    } else if (view.is_block() && view.column_step == 0) {
-      text += " (view: " + std::to_string(view.rows) + " elements, repeated)";
-    } else if (view.is_block()) {
-      text += " (view: " + std::to_string(view.length / view.rows) + " columns of " +
-              std::to_string(view.rows) +
-              (view.is_rolled() ? ", shifted circularly by " + std::to_string(view.row_roll) +
-                                      " rows and " + std::to_string(view.column_roll) + " columns"
-                                : "") +
-              ")";
+
+  // A chain of subassignments: the kernels of its base and values (computed straight
+  // into the result), then one step that writes them (assign.hpp).
+  int add_assigns(const Node& root) {
+    std::vector<const Node*> writes;
+    const Node* base = &root;
+    for (; base->kind == NodeKind::Assign; base = base->children[0].get()) writes.push_back(base);
+    PlanKernel kernel;
+    int version = base->at_hand() ? at_hand_value(*base) : add(*base);
+    kernel.instructions.push_back(
+        "the version before (" + std::to_string(base->length) +
+        (base->at_hand() ? " elements), where no write reaches" : " elements), computed whole"));
+    std::vector<PlanStep> steps;
+    for (auto it = writes.rbegin(); it != writes.rend(); ++it) {
+      const Node& value = *(*it)->children[1];
+      int written = -1;
+      if (value.at_hand()) {
+        written = at_hand_value(value);
+      } else {
+        const size_t before = plan_.kernels.size();
+        written = add(value);
+        if (plan_.kernels.size() > before) {
+          plan_.kernels.back().split_reason =
+              "none: its values go into the new version's positions as they are computed, "
+              "a cache-sized chunk at a time";
+        }
+      }
+      kernel.instructions.push_back("`[<-` of " + region_text((*it)->region) +
+                                    (!value.at_hand() ? ", computed by the kernel before" : ""));
+      plan_.bytes_written += static_cast<double>((*it)->region.count()) * dtype_size(root.dtype);
+      PlanStep step;
+      step.op = PlanOp::Assign;
+      step.function = "[<-";
+      step.args = {version, written};
+      step.region = (*it)->region;
+      step.out = version = new_value(PlanValueKind::Computed, root.dtype, root.length);
+      steps.push_back(step);
     }
-    plan->inputs.push_back(text);
+    for (PlanStep& step : steps) {
+      step.kernel = static_cast<int>(plan_.kernels.size());
+      plan_.graph.steps.push_back(step);
+    }
+    kernel.notes.push_back("a subassignment: the new version is written once, in its own memory");
+    plan_.kernels.push_back(kernel);
+    return produced_[&root] = version;
   }
-  plan->bytes_written += root.kind == NodeKind::Reduce ? 0 : bytes_of(root);
-  for (int t = 0; t < b.temps; ++t) {
-    plan->bytes_written += static_cast<double>(b.length * b.max_width) * sizeof(double);
-    plan->bytes_read += static_cast<double>(b.length * b.max_width) * sizeof(double);
-  }
-  plan->block_size = elements;
-}
+
+  const EvalOptions& options_;
+  Plan& plan_;
+  std::map<ViewKey, int> inputs_;
+  // The value each node added so far computes: what later batches read of it.
+  std::unordered_map<const Node*, int> produced_;
+};
 
 // Base R evaluates operation by operation: each reads its operands in full and
 // writes a full-length result.
@@ -151,8 +278,7 @@ double base_r_bytes(const NodePtr& root) {
 Plan describe(const NodePtr& root, const EvalOptions& options) {
   Plan plan;
   plan.threads = options.runner ? options.runner->threads() : 1;
-  std::unordered_set<const char*> inputs_seen;
-  add_batches(*root, options, &plan, &inputs_seen);
+  plan.graph.result = Describer(options, &plan).add(*root);
   if (plan.block_size == 0) plan.block_size = block_elements(2, options.block_size);
   plan.base_r_bytes = base_r_bytes(root);
   return plan;

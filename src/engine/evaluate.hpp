@@ -10,6 +10,7 @@
 
 #include "dispatch/parallel.hpp"
 #include "engine/graph.hpp"
+#include "engine/plan_graph.hpp"
 
 namespace gufunc {
 namespace engine {
@@ -71,11 +72,12 @@ struct PlanKernel {
 };
 struct Plan {
   std::vector<PlanKernel> kernels;
-  std::vector<std::string> inputs;  // e.g. "x1: double[10000000] (input)"
+  std::vector<std::string> inputs;  // e.g. "double[10000000]", one per graph input
   size_t block_size = 0;
   int threads = 1;
   double bytes_read = 0, bytes_written = 0;  // by the fused evaluation
   double base_r_bytes = 0;                   // by base R, one temporary per operation
+  PlanGraph graph;                           // the same evaluation as values and steps
 };
 Plan describe(const NodePtr& root, const EvalOptions& options);
 

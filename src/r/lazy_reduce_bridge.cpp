@@ -1,6 +1,6 @@
 // .Call entries that read a whole lazy graph without materializing it: fused
 // reductions (sum, prod, min, max, range, mean, any, all; rowSums, colSums,
-// rowMeans, colMeans) and the plan lazy_plan() prints.
+// rowMeans, colMeans). The plan lazy_plan() prints: lazy_plan_bridge.cpp.
 #include <string>
 
 #include "engine/evaluate.hpp"
@@ -54,15 +54,6 @@ SEXP value_of(const engine::ReduceResult& r) {
   return out;
 }
 
-SEXP strings(const std::vector<std::string>& texts) {
-  SEXP out = PROTECT(alloc_vector(STRSXP, static_cast<R_xlen_t>(texts.size())));
-  for (size_t i = 0; i < texts.size(); ++i) {
-    SET_STRING_ELT(out, static_cast<R_xlen_t>(i), Rf_mkCharCE(texts[i].c_str(), CE_UTF8));
-  }
-  UNPROTECT(1);
-  return out;
-}
-
 // list(value, warnings) for the reduction `op` of x in one pass over its graph.
 SEXP lazy_reduce_entry(SEXP x, SEXP op, SEXP na_rm) {
   return guarded([&]() -> SEXP {
@@ -111,41 +102,6 @@ SEXP lazy_reduce_margin_entry(SEXP x, SEXP n, SEXP p, SEXP op, SEXP na_rm) {
   });
 }
 
-// What engine::describe() says about evaluating x now, as a named list.
-SEXP lazy_plan_data_entry(SEXP x) {
-  return guarded([&]() -> SEXP {
-    EvalSettings settings;
-    const engine::Plan plan = engine::describe(operand_node(x), settings.options);
-    SEXP kernels = PROTECT(alloc_vector(VECSXP, static_cast<R_xlen_t>(plan.kernels.size())));
-    for (size_t k = 0; k < plan.kernels.size(); ++k) {
-      SEXP kernel = PROTECT(alloc_vector(VECSXP, 3));
-      SET_VECTOR_ELT(kernel, 0, strings(plan.kernels[k].instructions));
-      SET_VECTOR_ELT(kernel, 1, strings({plan.kernels[k].split_reason}));
-      SET_VECTOR_ELT(kernel, 2, strings(plan.kernels[k].notes));
-      SET_VECTOR_ELT(kernels, static_cast<R_xlen_t>(k), kernel);
-      UNPROTECT(1);
-    }
-    const char* names[] = {"kernels",    "inputs",        "block_size",   "threads",
-                           "bytes_read", "bytes_written", "base_r_bytes", "state"};
-    const int n = sizeof names / sizeof names[0];
-    SEXP out = PROTECT(alloc_vector(VECSXP, n));
-    SET_VECTOR_ELT(out, 0, kernels);
-    SET_VECTOR_ELT(out, 1, strings(plan.inputs));
-    SET_VECTOR_ELT(out, 2, Rf_ScalarReal(static_cast<double>(plan.block_size)));
-    SET_VECTOR_ELT(out, 3, Rf_ScalarInteger(plan.threads));
-    SET_VECTOR_ELT(out, 4, Rf_ScalarReal(plan.bytes_read));
-    SET_VECTOR_ELT(out, 5, Rf_ScalarReal(plan.bytes_written));
-    SET_VECTOR_ELT(out, 6, Rf_ScalarReal(plan.base_r_bytes));
-    SEXP lazy = lazy_inside(x);
-    SET_VECTOR_ELT(out, 7, strings({lazy != nullptr ? describe_lazy(lazy) : "plain"}));
-    SEXP out_names = PROTECT(alloc_vector(STRSXP, n));
-    for (int i = 0; i < n; ++i) SET_STRING_ELT(out_names, i, Rf_mkChar(names[i]));
-    Rf_setAttrib(out, R_NamesSymbol, out_names);
-    UNPROTECT(3);
-    return out;
-  });
-}
-
 }  // namespace
 
 }  // namespace r
@@ -153,4 +109,3 @@ SEXP lazy_plan_data_entry(SEXP x) {
 
 GUFUNC_CALL_ENTRY(lazy_reduce, gufunc::r::lazy_reduce_entry, 3);
 GUFUNC_CALL_ENTRY(lazy_reduce_margin, gufunc::r::lazy_reduce_margin_entry, 5);
-GUFUNC_CALL_ENTRY(lazy_plan_data, gufunc::r::lazy_plan_data_entry, 1);

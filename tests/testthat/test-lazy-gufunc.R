@@ -176,7 +176,7 @@ test_that("lazy_plan() shows gufunc nodes, their kernel and where fusion stops",
   expect_length(p$kernels, 1L)
   ins <- p$kernels[[1]]$instructions
   expect_length(ins, 2L)
-  expect_match(ins[2], "`inner`(t2, x3)  [double(n), double(n) -> double()]", fixed = TRUE)
+  expect_match(ins[2], "out = `inner`(t1, C)  [double(n), double(n) -> double()]", fixed = TRUE)
   expect_match(ins[2], "core n = 5; 37 loop iterations", fixed = TRUE)
   expect_match(ins[1], "(5 per loop iteration)", fixed = TRUE)
   out <- capture.output(print(p))
