@@ -3,7 +3,7 @@
 #' `gu_cumsum()` and `gu_cumprod()` run the `"double(n) -> double(n)"` gufuncs
 #' `cumsum` and `cumprod` of the `base` namespace: along a plain vector as a whole,
 #' along each column of a matrix, and along the first dimension of every slice of a
-#' higher-dimensional array, the slices in parallel (see [gufunc_threads()]).
+#' higher-dimensional array, the slices in parallel (see [get_gufunc_threads()]).
 #'
 #' Each slice gives exactly what base R's [cumsum()] / [cumprod()] give for it as a
 #' double vector: the running total is kept in long double, and an `NA` or `NaN`

@@ -10,7 +10,13 @@ note_fallback <- function(what) {
 # materialize(x) for base R's function `what`, counted.
 fallback_values <- function(x, what) {
   note_fallback(what)
+  note_materializing(x, fallback_reason(what))
   materialize(x)
+}
+
+# "anyNA()", "`[<-`".
+fallback_reason <- function(what) {
+  if (grepl("^[A-Za-z.][A-Za-z0-9._]*$", what)) paste0(what, "()") else paste0("`", what, "`")
 }
 
 # The values of x (attributes but the lazy class) in a new plain vector that base
@@ -18,6 +24,7 @@ fallback_values <- function(x, what) {
 # straight into it (one pass into one new vector), not cached in x and then copied.
 fallback_copy <- function(x, what) {
   note_fallback(what)
+  note_materializing(x, fallback_reason(what))
   y <- if (.Call(C_lazy_is_vector, x)) .Call(C_lazy_changeable_copy, x)
   if (is.null(y)) return(.Call(C_plain_copy, materialize(x)))  # values at hand
   if (is.list(y)) {

@@ -3,7 +3,7 @@
 #' Looks up the function `name` in the lookup table of `namespace`, chooses the
 #' kernel set matching the argument types (exact match first, then base R's implicit
 #' promotion logical -> integer -> double), resolves core and loop dimensions, and
-#' runs the kernel, in parallel for large inputs (see [gufunc_threads()]).
+#' runs the kernel, in parallel for large inputs (see [get_gufunc_threads()]).
 #'
 #' Core dimensions of a signature are the *leading* dimensions of each argument;
 #' the trailing (loop) dimensions broadcast: each must be equal across arguments or 1,
@@ -63,7 +63,7 @@ gufunc_call <- function(name, ..., namespace = "base") {
     args <- lapply(args, materialize)
     computed <- lapply(computed, materialize)
   }
-  res <- .Call(C_gufunc_call, name, computed, namespace, gufunc_threads())
+  res <- .Call(C_gufunc_call, name, computed, namespace, get_gufunc_threads())
   for (w in res[[2L]]) warning(warningCondition(w, call = sys.call()))
   outs <- res[[1L]]
   if (elementwise) outs[[1L]] <- elementwise_attributes(outs[[1L]], args, name, call = sys.call())

@@ -11,7 +11,7 @@ cpp_cache$stats <- c(compiled = 0, loaded_from_disk = 0, reused_in_session = 0)
 #' Wraps `body` in a strided gufunc kernel, compiles it with R's own toolchain
 #' (`R CMD SHLIB`, as `Rcpp::cppFunction()` does), registers it as function `name`
 #' of `namespace` and returns a callable that runs it like a builtin: in parallel
-#' over the loop iterations (see [gufunc_threads()]), with gufunc's type promotion
+#' over the loop iterations (see [get_gufunc_threads()]), with gufunc's type promotion
 #' and broadcasting. The shared object is cached by a hash of the signature, body,
 #' includes, param names, generated code, gufunc's ABI and package version and R's
 #' version: in the session, and on disk under `cache_dir`, so a second call with the

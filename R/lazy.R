@@ -8,7 +8,7 @@
 #' `names()` are what base R would give, known without computing anything.
 #'
 #' Values are computed when they are needed, in one fused pass over cache-sized
-#' blocks on all threads (see [gufunc_threads()]), with no full-length temporary
+#' blocks on all threads (see [get_gufunc_threads()]), with no full-length temporary
 #' for intermediate results:
 #' * `materialize(x)` returns the plain base R object, `identical()` to what base R
 #'   computes for the same expression;

@@ -2,7 +2,7 @@
 #'
 #' Builtin gufuncs of the `"base"` namespace that apply a matrix operation to every
 #' matrix of a stack at once, in compiled code and on all threads (see
-#' [gufunc_threads()]):
+#' [get_gufunc_threads()]):
 #' * `matmul(x, y)`: matrix products, `"(m,n),(n,p)->(m,p)"`, each slice as `%*%`;
 #' * `inner(x, y)`: inner products of vectors, `"(n),(n)->()"`;
 #' * `gu_det(x)`: determinants, `"(n,n)->()"`;

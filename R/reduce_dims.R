@@ -3,7 +3,7 @@
 #' The generalisation of [colSums()], [rowSums()] and `apply(x, MARGIN, f)` for
 #' `f` one of [sum()], [mean()], [prod()], [min()] and [max()]: reduces `x` over the
 #' dimensions `dims` and keeps the others, computing the slices in parallel (see
-#' [gufunc_threads()]) with the `"double(n) -> double()"` gufuncs of the `base`
+#' [get_gufunc_threads()]) with the `"double(n) -> double()"` gufuncs of the `base`
 #' namespace (`sum`, `sum_na_rm`, `mean`, ...).
 #'
 #' Every value is exactly what base R gives for its slice as a double vector, so

@@ -73,7 +73,7 @@ cases <- list(
 )
 
 cat(sprintf("gufunc fallback benchmark: %d threads, medians of %d runs (ms)\n",
-            gufunc_threads(), reps))
+            get_gufunc_threads(), reps))
 rows <- lapply(names(cases), function(name) {
   k <- cases[[name]]
   same <- identical(materialize(suppressWarnings(k$gufunc())), suppressWarnings(k$base()))

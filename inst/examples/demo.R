@@ -21,11 +21,11 @@ stopifnot(identical(suppressWarnings(gufunc_call("sqrt", m)), suppressWarnings(s
 # Integer overflow gives NA with base R's warning.
 tryCatch(gufunc_call("*", .Machine$integer.max, 2L), warning = function(w) print(conditionMessage(w)))
 
-# Large inputs run on several threads (RcppParallel; see gufunc_threads()).
+# Large inputs run on several threads (RcppParallel; see get_gufunc_threads()).
 n <- 1e7
 a <- runif(n)
 b <- runif(n)
-cat("threads:", gufunc_threads(), "\n")
+cat("threads:", get_gufunc_threads(), "\n")
 stopifnot(identical(a * b, gufunc_call("*", a, b)))
 median_ms <- function(f) {
   median(vapply(1:5, function(i) {

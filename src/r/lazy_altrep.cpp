@@ -104,7 +104,21 @@ void own_values(SEXP x) {
 // (lazy_fallbacks() in R).
 double data_pointer_evaluations = 0;
 
+// options(gufunc.verbose = TRUE): R's note_data_pointer() says that x, deferred,
+// is computed whole for base R's code. Runs before any C++ object lives here, so
+// a condition handler may jump out of it.
+void note_data_pointer(SEXP x) {
+  static SEXP option = Rf_install("gufunc.verbose");
+  if (Rf_asLogical(Rf_GetOption1(option)) != TRUE) return;
+  if (values_of(x) != R_NilValue || state_of(x).failed) return;
+  SEXP ns = PROTECT(R_FindNamespace(PROTECT(Rf_mkString("gufunc"))));
+  SEXP call = PROTECT(Rf_lang2(Rf_install("note_data_pointer"), x));
+  Rf_eval(call, ns);
+  UNPROTECT(3);
+}
+
 void* lazy_dataptr(SEXP x, Rboolean writeable) {
+  note_data_pointer(x);
   unsigned warnings = 0;
   SEXP values = guarded([&]() -> SEXP {
     if (writeable && state_of(x).copy_on_write) own_values(x);

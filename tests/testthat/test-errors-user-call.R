@@ -56,16 +56,16 @@ test_that("errors raised by the engine name the user's call", {
 test_that("absurd thread counts are rejected, with the value given", {
   for (bad in list(1000, 0, 2.5, "a", c(1, 2))) {
     withr::with_options(list(gufunc.threads = bad), {
-      e <- condition_of(gufunc_threads())
+      e <- condition_of(get_gufunc_threads())
       expect_s3_class(e, "gufunc_argument_error")
       expect_match(conditionMessage(e), "option `gufunc.threads` must be a whole number from 1 to",
                    fixed = TRUE)
     })
   }
   withr::with_options(list(gufunc.threads = 1000), {
-    expect_match(conditionMessage(condition_of(gufunc_threads())), "not 1000$")
+    expect_match(conditionMessage(condition_of(get_gufunc_threads())), "not 1000$")
   })
-  withr::with_options(list(gufunc.threads = 3), expect_identical(gufunc_threads(), 3L))
+  withr::with_options(list(gufunc.threads = 3), expect_identical(get_gufunc_threads(), 3L))
 })
 
 test_that("a wrong number of arguments says so", {

@@ -49,7 +49,7 @@ for (name in names(files)) {
 }
 res <- do.call(rbind, rows)
 cat(sprintf("benchpress programs: scale %g, %d threads, medians of %d runs in turns\n",
-            scale, gufunc_threads(), reps))
+            scale, get_gufunc_threads(), reps))
 print(format(res, digits = 3), row.names = FALSE, right = FALSE)
 cat(sprintf("geometric mean speedup %.2f; identical %d of %d; below 1.5x: %s\n",
             exp(mean(log(res$speedup))), sum(res$identical), nrow(res),

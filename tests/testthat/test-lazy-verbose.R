@@ -1,0 +1,28 @@
+# options(gufunc.verbose = TRUE): messages when a deferred value is computed whole
+# for code that is not the engine's.
+
+test_that("verbose mode says what is materialized and why", {
+  withr::local_options(list(gufunc.verbose = TRUE))
+  x <- lazy(runif(5000))
+  expect_message(anyNA(x * 2), "gufunc: materializing double\\[5,000\\] \\(40 kB\\) for anyNA\\(\\)",
+                 class = "gufunc_verbose_message")
+  expect_message(pmax(x - 1, 0), "for pmax\\(\\)")
+  m <- lazy(matrix(runif(6000), 3000))
+  expect_message(t(m + 1), "materializing double\\[3000 x 2\\] \\(48 kB\\) for t\\(\\)")
+  y <- x + 3
+  expect_message(sort(y), "for base R code")
+  # Values at hand, and values computed already, are not materialized again.
+  expect_silent(anyNA(x))
+  z <- x * 5
+  invisible(materialize(z))
+  expect_silent(anyNA(z))
+  # Values that stay in the engine say nothing.
+  expect_silent(s <- sum(x * 2 + 1))
+})
+
+test_that("verbose messages are off by default and can be suppressed", {
+  x <- lazy(runif(5000))
+  expect_silent(anyNA(x * 2))
+  withr::local_options(list(gufunc.verbose = TRUE))
+  expect_silent(suppressMessages(anyNA(x * 3)))
+})
