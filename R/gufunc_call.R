@@ -56,7 +56,7 @@ gufunc_call <- function(name, ..., namespace = "base") {
       for (a in args[is_lazy_arg]) {
         if (.Call(C_lazy_gufunc_depth, a) >= max_gufunc_nesting) materialize(a)
       }
-      .Call(C_lazy_gufunc, name, args, namespace)
+      .Call(C_lazy_gufunc, name, args, namespace, deferred_origin())
     }
     if (!is.null(value)) return(value)
     # Not deferred (several outputs, or lengths the engine does not map): eager.
@@ -68,6 +68,45 @@ gufunc_call <- function(name, ..., namespace = "base") {
   outs <- res[[1L]]
   if (elementwise) outs[[1L]] <- elementwise_attributes(outs[[1L]], args, name, call = sys.call())
   if (length(outs) == 1L) outs[[1L]] else outs
+}
+
+# Where a deferred gufunc call is built, for the message of its failure (which
+# comes later, from another call): the user's call of a callable or of matmul()
+# and friends (they set it with with_origin()), else gufunc_call()'s caller's
+# call, and the function that made it: "l1(P * 2, Q), in g(x)".
+origin <- new.env(parent = emptyenv())
+
+with_origin <- function(call, expr) {
+  if (is.null(origin$text)) {
+    # The frame running `call` (the innermost: a recursive user function runs it
+    # more than once), to name the function that called it.
+    frame <- 0L
+    for (k in rev(seq_len(sys.nframe()))) {
+      if (identical(sys.call(k), call)) {
+        frame <- k
+        break
+      }
+    }
+    origin$text <- origin_text(call, if (frame > 0L) sys.parents()[frame] else 0L)
+    on.exit(origin$text <- NULL)
+  }
+  expr
+}
+
+deferred_origin <- function() {
+  if (!is.null(origin$text)) return(origin$text)
+  frame <- sys.parent(2L)  # gufunc_call()'s caller
+  if (frame == 0L) return(origin_text(sys.call(-1L), 0L))
+  origin_text(sys.call(frame), sys.parents()[frame])
+}
+
+origin_text <- function(call, parent) {
+  short <- function(x) {
+    text <- paste(deparse(x, width.cutoff = 60L, nlines = 2L), collapse = " ")
+    if (nchar(text) > 80L) paste0(substr(text, 1L, 77L), "...") else text
+  }
+  where <- if (parent > 0L) paste0(", in ", short(sys.call(parent)))
+  paste0(short(call), where)
 }
 
 # Gufunc calls a lazy operand may nest before gufunc_call() computes it.

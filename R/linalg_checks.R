@@ -65,7 +65,7 @@ core_size <- function(x, at) {
 # wrapper's: "argument 2" in shape messages becomes the R name of that argument.
 call_builtin <- function(name, ..., arg_names, call) {
   withCallingHandlers(
-    gufunc_call(name, ..., namespace = "base"),
+    with_origin(call, gufunc_call(name, ..., namespace = "base")),
     gufunc_error = function(e) {
       msg <- conditionMessage(e)
       for (i in seq_along(arg_names)) {

@@ -91,7 +91,7 @@ new_gufunc_function <- function(apply, name, namespace, sig, kind) {
 # the user's call of the callable.
 call_registered <- function(kernel, namespace, call, ...) {
   withCallingHandlers(
-    gufunc_call(kernel, ..., namespace = namespace),
+    with_origin(call, gufunc_call(kernel, ..., namespace = namespace)),
     gufunc_error = function(e) {
       e$call <- call
       stop(e)

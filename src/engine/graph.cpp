@@ -156,7 +156,7 @@ NodePtr make_map(std::shared_ptr<const Function> fn, std::vector<NodePtr> args) 
 }
 
 NodePtr make_gufunc(std::shared_ptr<const Function> fn, std::vector<NodePtr> args,
-                    const std::vector<std::vector<intptr_t>>& arg_dims) {
+                    const std::vector<std::vector<intptr_t>>& arg_dims, const std::string& origin) {
   const Function& f = *fn;
   std::vector<ArgShape> shapes;
   for (size_t k = 0; k < args.size(); ++k) {
@@ -174,6 +174,7 @@ NodePtr make_gufunc(std::shared_ptr<const Function> fn, std::vector<NodePtr> arg
   if (plan->nout() != 1) return nullptr;
   const int nin = plan->nin();
   auto n = std::make_shared<Node>(NodeKind::Gufunc, plan->match.types[nin], plan->out_length(0));
+  n->origin = origin;
   n->function = fn;
   n->match = plan->match;
   n->apply = std::move(plan);

@@ -110,6 +110,9 @@ struct Node {
   // Gufunc nodes on the longest path down from this one: nested gufuncs are
   // evaluated recursively, one level each (execute.cpp).
   int gufunc_depth = 0;
+  // Gufunc: the user's call that built it ("l1(P * 2, Q), in g(x)"), named by the
+  // message of a kernel failure, which happens later, in another call.
+  std::string origin;
   std::vector<NodePtr> children;
 
   Node(NodeKind k, gufunc_dtype t, intptr_t n) : kind(k), dtype(t), length(n) {}
@@ -135,7 +138,8 @@ NodePtr make_map(std::shared_ptr<const Function> f, std::vector<NodePtr> args);
 // (core dims, then loop dims). Returns nullptr when `f` has several outputs for these
 // types (the caller computes those eagerly). Throws for element-wise functions.
 NodePtr make_gufunc(std::shared_ptr<const Function> fn, std::vector<NodePtr> args,
-                    const std::vector<std::vector<intptr_t>>& arg_dims);
+                    const std::vector<std::vector<intptr_t>>& arg_dims,
+                    const std::string& origin = std::string());
 
 // For a Gufunc node: elements of argument `arg` (inputs, then the output) per loop
 // iteration, and whether that argument spans every loop dim (no broadcasting), so

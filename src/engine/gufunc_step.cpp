@@ -89,7 +89,8 @@ std::string GufuncStep::failure(const gufunc_context& ctx) const {
     }
     where += "]";
   }
-  return "kernel of `" + g_.function->name() + "` failed" + where + ": " + ctx.msg;
+  const std::string origin = g_.origin.empty() ? "" : " (deferred call " + g_.origin + ")";
+  return "kernel of `" + g_.function->name() + "` failed" + where + ": " + ctx.msg + origin;
 }
 
 }  // namespace engine

@@ -32,7 +32,7 @@ SEXP dim_attributes(const std::vector<intptr_t>& dims) {
 
 // A lazy vector of gufunc `name` of namespace `ns` over the list `args`; NULL when
 // the function has several outputs for these types (computed eagerly by the caller).
-SEXP lazy_gufunc_entry(SEXP name, SEXP args, SEXP ns) {
+SEXP lazy_gufunc_entry(SEXP name, SEXP args, SEXP ns, SEXP origin) {
   return guarded([&]() -> SEXP {
     std::shared_ptr<const Function> f =
         lookup_shared(CHAR(STRING_ELT(ns, 0)), CHAR(STRING_ELT(name, 0)));
@@ -44,7 +44,9 @@ SEXP lazy_gufunc_entry(SEXP name, SEXP args, SEXP ns) {
       nodes.push_back(operands.add(x, static_cast<int>(i + 1)));
       dims.push_back(dims_of(x));
     }
-    engine::NodePtr node = engine::make_gufunc(f, std::move(nodes), dims);
+    const std::string where =
+        Rf_isString(origin) && XLENGTH(origin) == 1 ? CHAR(STRING_ELT(origin, 0)) : std::string();
+    engine::NodePtr node = engine::make_gufunc(f, std::move(nodes), dims, where);
     if (!node) return R_NilValue;
     SEXP attrs = PROTECT(dim_attributes(node->apply->out_dims(0)));
     SEXP out = new_lazy_vector(std::move(node), operands.leaves(), attrs);
@@ -58,4 +60,4 @@ SEXP lazy_gufunc_entry(SEXP name, SEXP args, SEXP ns) {
 }  // namespace r
 }  // namespace gufunc
 
-GUFUNC_CALL_ENTRY(lazy_gufunc, gufunc::r::lazy_gufunc_entry, 3);
+GUFUNC_CALL_ENTRY(lazy_gufunc, gufunc::r::lazy_gufunc_entry, 4);

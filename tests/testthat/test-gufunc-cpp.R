@@ -157,6 +157,15 @@ test_that("fail() in the body is a classed error naming the slice; the session g
                                             "negative value -7 at position 2"), fixed = TRUE)
     expect_identical(deparse(e$call), "checked(a)")
   })
+  # Deferred: the failure, raised where the value is needed, names the call that
+  # built it and the function that made that call.
+  build <- function(v) checked(v * 2)
+  z <- withr::with_options(list(gufunc.lazy_min_length = 0), build(lazy(a)))
+  expect_true(is_lazy(z))
+  e <- expect_error(materialize(z), class = "gufunc_kernel_error")
+  expect_match(conditionMessage(e), "negative value -14 at position 2 (deferred call checked(v * 2), in build(lazy(a)))",
+               fixed = TRUE)
+  expect_identical(deparse(e$call), "materialize(z)")
   big <- matrix(1, 2, 40000)
   big[1, 39999] <- -1
   for_threads(expect_error(checked(big), "slice \\[, 39999\\]", class = "gufunc_kernel_error"))
