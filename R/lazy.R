@@ -160,8 +160,9 @@ is_materialized <- function(x) .Call(C_lazy_is_materialized, x)
 #' A lazy value is *deferred* until something needs its values: [materialize()],
 #' a reduction, printing more than its first values, or base R code that reads it
 #' whole. From then on it holds its values (*materialized*) and is not computed
-#' again. An evaluation that raised an error leaves the value *failed*: using it
-#' raises the error again. `lazy(x)` of values at hand is materialized from the start.
+#' again. When computing its values raised an error, the value is *failed*: using
+#' it raises the error again. (A reduction such as `sum(x)` computes its result,
+#' not `x`'s values: an error there leaves `x` as it was.) `lazy(x)` of values at hand is materialized from the start.
 #' Asking computes nothing.
 #'
 #' @param x A lazy value (see [is_lazy()]).
