@@ -22,14 +22,21 @@ abort_argument <- function(arg, problem, class = "gufunc_argument_error",
 # frame runs an entry point. Frames are searched by number, not through
 # sys.parents(): a function evaluated from C has no closure frame as its parent.
 user_call <- function(frame = sys.nframe() - 2L) {
-  fallback <- if (frame > 0L) sys.call(frame)
+  entry <- entry_frame(frame)
+  if (entry == 0L) return(if (frame > 0L) sys.call(frame))
+  name <- entry_name(sys.function(entry), entry_points())
+  as_generic_call(sys.call(entry), name, sys.frame(entry))
+}
+
+# The number of the innermost frame at or below `frame` that runs an entry point
+# of gufunc, or 0.
+entry_frame <- function(frame) {
   entries <- entry_points()
   while (frame > 0L) {
-    name <- entry_name(sys.function(frame), entries)
-    if (!is.null(name)) return(as_generic_call(sys.call(frame), name, sys.frame(frame)))
+    if (!is.null(entry_name(sys.function(frame), entries))) return(frame)
     frame <- frame - 1L
   }
-  fallback
+  0L
 }
 
 # The exported functions and S3 methods of the namespace, by name (cached).

@@ -27,6 +27,12 @@
 #'   \item{`gufunc.verbose`}{`TRUE` to say, in a message, when and why a deferred
 #'     value is computed whole for code that is not the engine's: "gufunc:
 #'     materializing double[100,000,000] (800 MB) for anyNA()". Default `FALSE`.}
+#'   \item{`gufunc.progress`}{Progress of long evaluations (materialize, reductions,
+#'     eager gufuncs over many slices): `TRUE` shows a cli progress bar (when the
+#'     cli package is installed) for work that runs longer than cli's
+#'     `cli.progress_show_after` (2 s); `FALSE` shows none; a `function(done,
+#'     total)` receives the counts instead. Default: `TRUE` in interactive
+#'     sessions, `FALSE` otherwise.}
 #'   \item{`gufunc.cache_dir`}{Where [gufunc_cpp()] keeps compiled kernels; default
 #'     `tools::R_user_dir("gufunc", "cache")`.}
 #' }
