@@ -5,6 +5,7 @@
 
 #include "dispatch/apply.hpp"
 #include "engine/batch.hpp"
+#include "engine/block_iterations.hpp"
 #include "engine/block_size.hpp"
 #include "engine/evaluate.hpp"
 
@@ -83,7 +84,6 @@ void add_batches(const Node& root, const EvalOptions& options, Plan* plan,
     plan->bytes_read += static_cast<double>(v.node->length) * dtype_size(v.dtype);
   }
   if (b.code.empty()) return;
-  const size_t width = static_cast<size_t>(std::max<intptr_t>(b.max_width, 1));
   const size_t elements = block_elements(batch_streams(b), options.block_size);
   for (size_t k = 0; k < b.kernel_starts.size(); ++k) {
     PlanKernel kernel;
@@ -93,7 +93,7 @@ void add_batches(const Node& root, const EvalOptions& options, Plan* plan,
       kernel.instructions.push_back(describe_instruction(b, b.code[i]));
       if (b.code[i].op == Op::Gufunc) {
         kernel.notes.push_back("runs in blocks of " +
-                               std::to_string(std::max<size_t>(1, elements / width)) +
+                               std::to_string(block_iterations(b, root, elements)) +
                                " loop iterations; element-wise producers of its operands run "
                                "per block, in block scratch");
       }
