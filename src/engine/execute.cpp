@@ -23,14 +23,15 @@ namespace {
 // evaluation of this size is one round.
 const size_t kFirstRoundElements = size_t(1) << 17;
 
-// Calls run_round(from, to) for rounds of blocks of `block_elements` covering
-// [0, nblocks), sized by time (dispatch/rounds.hpp) from a first round of at least a
-// block per thread, with the interrupt check and progress report between rounds.
+// Calls run_round(from, to) for rounds of blocks (each touching `block_touched`
+// elements) covering [0, nblocks), sized by time (dispatch/rounds.hpp) from a first
+// round of at least a block per thread, with the interrupt check and progress report
+// between rounds.
 template <class RunRound>
-void in_rounds(size_t nblocks, size_t block_elements, int threads, const EvalOptions& options,
+void in_rounds(size_t nblocks, size_t block_touched, int threads, const EvalOptions& options,
                const WorkerOutcome& outcome, RunRound run_round) {
   const size_t first =
-      std::max<size_t>(1, kFirstRoundElements / block_elements) * static_cast<size_t>(threads);
+      std::max<size_t>(1, kFirstRoundElements / block_touched) * static_cast<size_t>(threads);
   run_in_rounds(
       nblocks, first, static_cast<size_t>(threads), options.hooks,
       [&] { return outcome.failed.load(); }, run_round);
