@@ -5,8 +5,6 @@
 
 namespace gufunc {
 
-constexpr std::chrono::milliseconds RoundSizer::kRoundTarget;
-
 namespace {
 // The interrupt check runs at most this often (it costs microseconds in R).
 const std::chrono::milliseconds kCheckEvery(10);
