@@ -8,11 +8,17 @@ namespace gufunc {
 namespace {
 // The interrupt check runs at most this often (it costs microseconds in R).
 const std::chrono::milliseconds kCheckEvery(10);
+// A round under a millisecond is mostly the cost of starting it: it may grow
+// kQuickGrowth-fold (to at most about kRoundTarget at its rate), so that cheap work
+// starts its long rounds after one or two short ones.
+const double kQuickRound = 0.001;
+const double kQuickGrowth = 64;
 }  // namespace
 
 void RoundSizer::ran(size_t items, double seconds) {
   const double target = std::chrono::duration<double>(kRoundTarget).count();
-  const double most = static_cast<double>(items) * kMaxGrowth;
+  const double growth = seconds < kQuickRound ? kQuickGrowth : kMaxGrowth;
+  const double most = static_cast<double>(items) * growth;
   // A round too quick to time (or of no items) grows as much as allowed.
   const double wanted = items > 0 && seconds > 0 ? target * items / seconds : most;
   next_ = static_cast<size_t>(std::max(static_cast<double>(least_), std::min(wanted, most)));

@@ -9,7 +9,8 @@
 // rounds' size is then one round). After each round the time per item is measured
 // and the next round is sized to take kRoundTarget at that rate, but at most
 // kMaxGrowth times the last round (so one quick round of noise cannot make a huge
-// one) and never below the caller's least round (an item or grain per thread, so
+// one; 64 times after a round under a millisecond, too short to be more than the
+// cost of starting it) and never below the caller's least round (an item or grain per thread, so
 // every thread has work). A slow round makes the next one smaller straight away.
 #pragma once
 
