@@ -190,7 +190,7 @@ std::string slice_text(const ApplyPlan& plan, intptr_t at) {
 }  // namespace
 
 unsigned run_apply(const ApplyPlan& plan, const std::vector<const char*>& in,
-                   const std::vector<char*>& out, Runner& runner) {
+                   const std::vector<char*>& out, Runner& runner, const RoundHooks& hooks) {
   const size_t n = static_cast<size_t>(plan.loop_length);
   if (n == 0) return 0;
   const KernelCall call(plan);
@@ -210,12 +210,23 @@ unsigned run_apply(const ApplyPlan& plan, const std::vector<const char*>& in,
     outcome.warnings.fetch_or(ctx.warnings);
     if (ctx.status != 0) outcome.fail(ctx.msg, ctx.failed_at);
   };
+  // Rounds start with a grain per thread and are then sized by time, down to an
+  // iteration per thread when iterations are slow (the grain counts elements, not
+  // cost); a later round smaller than a grain per thread splits finer.
   const size_t grain = call.grain();
-  if (n <= grain || runner.threads() <= 1) {
-    body(0, n);
-  } else {
-    runner.parallel_for(n, grain, body);
-  }
+  const size_t threads = static_cast<size_t>(std::max(runner.threads(), 1));
+  run_in_rounds(
+      n, grain * threads, threads, hooks, [&] { return outcome.failed.load(); },
+      [&](size_t from, size_t to) {
+        const size_t round_grain =
+            from == 0 ? grain : std::min(grain, (to - from + threads - 1) / threads);
+        if (threads == 1 || to - from <= round_grain) {
+          body(from, to);
+        } else {
+          runner.parallel_for(to - from, round_grain,
+                              [&](size_t b, size_t e) { body(from + b, from + e); });
+        }
+      });
   if (outcome.failed) {
     const bool known =
         outcome.failed_at >= 0 && (plan.elementwise || !plan.shape.loop_shape.empty());

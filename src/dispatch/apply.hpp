@@ -5,9 +5,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "dispatch/parallel.hpp"
+#include "dispatch/rounds.hpp"
 #include "dispatch/table.hpp"
 #include "dispatch/typecheck.hpp"
-#include "dispatch/parallel.hpp"
 #include "dispatch/variant.hpp"
 #include "types/shape.hpp"
 
@@ -43,11 +44,14 @@ ApplyPlan plan_apply(const Function& f, const std::vector<ArgShape>& in);
 // True when every kernel set of `f` taking `nin` inputs has scalar cores only.
 bool is_elementwise(const Function& f, int nin);
 
-// Steps 6-7: runs the kernel over all loop iterations. `in` must already have the
-// plan's input types; `out` is allocated by the caller (step 4). Returns the
-// GUFUNC_WARN_* bits raised; throws gufunc_kernel_error when a kernel fails.
+// Steps 6-7: runs the kernel over all loop iterations, in rounds sized by time with
+// `hooks` between them (rounds.hpp). `in` must already have the plan's input types;
+// `out` is allocated by the caller (step 4). Returns the GUFUNC_WARN_* bits raised;
+// throws gufunc_kernel_error when a kernel fails, Interrupted when hooks.interrupted
+// said stop (`out` is then partly written: the caller discards it).
 unsigned run_apply(const ApplyPlan& plan, const std::vector<const char*>& in,
-                   const std::vector<char*>& out, Runner& runner);
+                   const std::vector<char*>& out, Runner& runner,
+                   const RoundHooks& hooks = RoundHooks());
 
 size_t dtype_size(gufunc_dtype t);
 

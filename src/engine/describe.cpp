@@ -8,6 +8,7 @@
 
 #include "dispatch/apply.hpp"
 #include "engine/batch.hpp"
+#include "engine/block_iterations.hpp"
 #include "engine/block_size.hpp"
 #include "engine/evaluate.hpp"
 
@@ -67,7 +68,6 @@ class Describer {
     std::vector<int> ids(b.values.size(), -1);
     int result = b.result >= 0 ? global_value(b, b.result, &ids) : -1;
     if (b.code.empty()) return produced_[&root] = result;
-    const size_t width = static_cast<size_t>(std::max<intptr_t>(b.max_width, 1));
     const size_t elements = block_elements(batch_streams(b), options_.block_size);
     for (size_t k = 0; k < b.kernel_starts.size(); ++k) {
       PlanKernel kernel;
@@ -79,7 +79,7 @@ class Describer {
         if (b.code[i].op == Op::Reduce) result = out;
         if (b.code[i].op == Op::Gufunc) {
           kernel.notes.push_back("runs in blocks of " +
-                                 std::to_string(std::max<size_t>(1, elements / width)) +
+                                 std::to_string(block_iterations(b, root, elements)) +
                                  " loop iterations; element-wise producers of its operands run "
                                  "per block, in block scratch");
         }

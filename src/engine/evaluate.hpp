@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "dispatch/parallel.hpp"
+#include "dispatch/rounds.hpp"
 #include "engine/graph.hpp"
 #include "engine/plan_graph.hpp"
 
@@ -25,13 +26,14 @@ struct EvalOptions {
   Runner* runner = nullptr;
   SumOrder sum_order = SumOrder::Exact;
   size_t block_size = 0;  // elements per block; 0: from the cache size (block_size.hpp)
-  // Called on the main thread between rounds of blocks; returns true to stop
-  // (an interrupt). Evaluation then throws Interrupted.
-  std::function<bool()> interrupted;
+  // Called on the main thread between rounds of blocks (rounds.hpp): the interrupt
+  // check (true to stop: evaluation then throws Interrupted, and the caller caches
+  // nothing) and the progress report. Unset: neither.
+  RoundHooks hooks;
 };
 
-// Thrown when EvalOptions::interrupted said stop. Nothing is cached by the caller.
-struct Interrupted {};
+// Thrown when EvalOptions::hooks.interrupted said stop.
+using gufunc::Interrupted;
 
 // Evaluates elements [begin, end) of `root` (a Map, Gufunc, Input or Scalar node) into `out`,
 // which holds end - begin values of root->dtype. Returns the GUFUNC_WARN_* bits;

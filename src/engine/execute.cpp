@@ -1,12 +1,12 @@
 // Blocked, threaded execution of batches (see evaluate.hpp).
 #include <algorithm>
-#include <chrono>
 #include <climits>
 #include <cstring>
 
 #include "dispatch/apply.hpp"
 #include "engine/assign.hpp"
 #include "engine/batch.hpp"
+#include "engine/block_iterations.hpp"
 #include "engine/block_runner.hpp"
 #include "engine/block_size.hpp"
 #include "engine/evaluate.hpp"
@@ -18,40 +18,37 @@ namespace engine {
 
 namespace {
 
-// Blocks are spread over threads in rounds with an interrupt check between them.
-// The first round gives each thread 2^20 elements (at least 16 blocks); a round
-// that ends within kQuickRound makes the next four times larger. Cheap kernels so
-// run in a few rounds (each round is a barrier where a thread may wait for the
-// other), and expensive ones still stop well within half a second of Ctrl-C.
-const size_t kElementsPerRound = size_t(1) << 20;
-const size_t kMinBlocksPerRound = 16;
-const std::chrono::milliseconds kQuickRound(20);
+// Elements per thread in the first round of blocks: small enough that a long chain
+// of operations still ends it in tens of milliseconds, large enough that a cheap
+// evaluation of this size is one round.
+const size_t kFirstRoundElements = size_t(1) << 17;
 
-// Calls run_round(from, to) for rounds of blocks covering [0, nblocks) with an
-// interrupt check between rounds.
+// Calls run_round(from, to) for rounds of blocks (each touching `block_touched`
+// elements) covering [0, nblocks), sized by time (dispatch/rounds.hpp) from a first
+// round of at least a block per thread, with the interrupt check and progress report
+// between rounds.
 template <class RunRound>
-void in_rounds(size_t nblocks, size_t block_elements, int threads, const EvalOptions& options,
+void in_rounds(size_t nblocks, size_t block_touched, int threads, const EvalOptions& options,
                const WorkerOutcome& outcome, RunRound run_round) {
-  size_t round = std::max(kMinBlocksPerRound, kElementsPerRound / block_elements) *
-                 static_cast<size_t>(threads);
-  for (size_t b0 = 0, count = 0; b0 < nblocks && !outcome.failed; b0 += count) {
-    const auto started = std::chrono::steady_clock::now();
-    count = std::min(round, nblocks - b0);
-    run_round(b0, b0 + count);
-    if (options.interrupted && options.interrupted()) throw Interrupted();
-    if (std::chrono::steady_clock::now() - started < kQuickRound) round *= 4;
-  }
+  const size_t first =
+      std::max<size_t>(1, kFirstRoundElements / block_touched) * static_cast<size_t>(threads);
+  run_in_rounds(
+      nblocks, first, static_cast<size_t>(threads), options.hooks,
+      [&] { return outcome.failed.load(); }, run_round);
 }
 
 // Runs every kernel of `b` over iterations [begin, end): blocks spread over threads
 // in rounds, with an interrupt check between rounds. A trailing Reduce instruction
 // is folded into `fold` (twice for base R's mean).
-void run_batch(const Batch& b, intptr_t begin, intptr_t end, char* out, const EvalOptions& options,
-               Fold* fold, WorkerOutcome* outcome) {
+void run_batch(const Batch& b, const Node& root, intptr_t begin, intptr_t end, char* out,
+               const EvalOptions& options, Fold* fold, WorkerOutcome* outcome) {
   // Blocks are sized in elements; a block of a gufunc batch holds whole iterations.
   const size_t width = static_cast<size_t>(std::max<intptr_t>(b.max_width, 1));
-  const size_t block =
-      std::max<size_t>(1, block_elements(batch_streams(b), options.block_size) / width);
+  const size_t elements = block_elements(batch_streams(b), options.block_size);
+  const size_t block = block_iterations(b, root, elements);
+  // Elements a block touches, for the first round's size: about `elements`, more
+  // when one iteration alone is larger.
+  const size_t touched = std::max(elements, block * width);
   const intptr_t n = end - begin;
   std::vector<ScratchBuffer> temps(static_cast<size_t>(b.temps));
   for (auto& t : temps) {
@@ -69,7 +66,7 @@ void run_batch(const Batch& b, intptr_t begin, intptr_t end, char* out, const Ev
     if (fold != nullptr && last == b.code.size()) {
       ReduceKernel kernel(b, runner, first, begin, end, nthreads, fold);
       do {
-        in_rounds(nblocks, block * width, nthreads, options, *outcome,
+        in_rounds(nblocks, touched, nthreads, options, *outcome,
                   [&](size_t from, size_t to) { kernel.run_blocks(threads, from, to, outcome); });
       } while (!outcome->failed && fold->reducer.start_second_pass(&fold->state));
       continue;
@@ -81,7 +78,7 @@ void run_batch(const Batch& b, intptr_t begin, intptr_t end, char* out, const Ev
         if (run_block(runner, first, last, pos, len, outcome) == nullptr) break;
       }
     };
-    in_rounds(nblocks, block * width, nthreads, options, *outcome, [&](size_t from, size_t to) {
+    in_rounds(nblocks, touched, nthreads, options, *outcome, [&](size_t from, size_t to) {
       if (nthreads <= 1 || to - from == 1 || threads == nullptr) {
         body(from, to);
       } else {
@@ -169,7 +166,7 @@ unsigned run_root(const NodePtr& root, intptr_t from, intptr_t to, char* out,
   unsigned warnings = resolve_reductions(&b, options);
   warnings |= resolve_staged(&b, from, to, options);
   WorkerOutcome outcome;
-  run_batch(b, from, to, out, options, nullptr, &outcome);
+  run_batch(b, *root, from, to, out, options, nullptr, &outcome);
   check(outcome);
   return warnings | outcome.warnings.load();
 }
@@ -240,7 +237,7 @@ unsigned evaluate_runs(const NodePtr& root, const std::vector<Run>& runs, char* 
   for (const Run& r : runs) {
     if (one_batch) {
       WorkerOutcome outcome;
-      run_batch(b, r.begin, r.end, out, options, nullptr, &outcome);
+      run_batch(b, *root, r.begin, r.end, out, options, nullptr, &outcome);
       check(outcome);
       warnings |= outcome.warnings.load();
     } else {
@@ -263,7 +260,7 @@ ReduceResult reduce(const NodePtr& node, const EvalOptions& options) {
   Fold fold{reducer, reducer.start()};
   WorkerOutcome outcome;
   if (child.kind != NodeKind::Scalar) {
-    run_batch(b, 0, child.length, nullptr, options, &fold, &outcome);
+    run_batch(b, *node, 0, child.length, nullptr, options, &fold, &outcome);
     check(outcome);
   } else {
     const char* data = child.dtype == GUFUNC_DOUBLE

@@ -197,14 +197,21 @@ unsigned reduce_margin(const NodePtr& root, const MarginReduction& r, double* ou
     } else {
       fold_typed(reinterpret_cast<const int*>(data));
     }
-    if (options.interrupted && options.interrupted()) throw Interrupted();
+  };
+  // Chunks are folded in order, a round of them at a time (dispatch/rounds.hpp).
+  auto in_rounds = [&](intptr_t chunks, auto fold_chunk_at) {
+    run_in_rounds(static_cast<size_t>(chunks), 1, 1, options.hooks, nullptr,
+                  [&](size_t from, size_t to) {
+                    for (size_t k = from; k < to; ++k) fold_chunk_at(static_cast<intptr_t>(k));
+                  });
   };
   if (root->length == 0) {
     // Nothing to add: sums 0, means 0 / 0.
   } else if (r.rows && r.p <= kChunk / kMinBlockRows) {
     // Blocks of rows across all columns: each block's totals are added in cache.
     const intptr_t block = kChunk / std::max<intptr_t>(r.p, 1);
-    for (intptr_t i0 = 0; i0 < r.n; i0 += block) {
+    in_rounds((r.n + block - 1) / block, [&](intptr_t k) {
+      const intptr_t i0 = k * block;
       const intptr_t m = std::min(block, r.n - i0);
       const char* data = memory ? memory + i0 * static_cast<intptr_t>(es) : nullptr;
       intptr_t column_step = r.n;
@@ -218,10 +225,11 @@ unsigned reduce_margin(const NodePtr& root, const MarginReduction& r, double* ou
       }
       fold(data,
            [&](const auto* typed) { fold_row_block(r, typed, column_step, i0, m, runner, &t); });
-    }
+    });
   } else {
     // In index order, a chunk at a time.
-    for (intptr_t e0 = 0; e0 < root->length; e0 += kChunk) {
+    in_rounds((root->length + kChunk - 1) / kChunk, [&](intptr_t k) {
+      const intptr_t e0 = k * kChunk;
       const intptr_t e1 = std::min(root->length, e0 + kChunk);
       const char* data = memory ? memory + e0 * static_cast<intptr_t>(es) : nullptr;
       if (memory == nullptr) {
@@ -230,7 +238,7 @@ unsigned reduce_margin(const NodePtr& root, const MarginReduction& r, double* ou
         data = scratch.data();
       }
       fold(data, [&](const auto* typed) { fold_chunk(r, typed, e0, e1, runner, &t); });
-    }
+    });
   }
 
   for (size_t i = 0; i < results; ++i) {

@@ -3,6 +3,7 @@
 
 #include "dispatch/apply.hpp"
 #include "r/call_registry.hpp"
+#include "r/eval_settings.hpp"
 #include "r/guard.hpp"
 #include "r/lookup.hpp"
 #include "r/output_alloc.hpp"
@@ -57,7 +58,12 @@ SEXP call(SEXP name, SEXP args, SEXP ns, SEXP threads) {
       out.push_back(data_of(y));
     }
     RcppParallelRunner runner(Rf_asInteger(threads));
-    const unsigned warnings = run_apply(plan, in, out, runner);
+    unsigned warnings = 0;
+    try {
+      warnings = run_apply(plan, in, out, runner, round_hooks());
+    } catch (const Interrupted&) {
+      stop_interrupted();  // the outputs are garbage, never seen by R
+    }
 
     SEXP result = PROTECT(alloc_vector(VECSXP, 2));
     ++nprotect;

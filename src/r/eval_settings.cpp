@@ -61,8 +61,15 @@ std::string shown(SEXP opt) {
          std::to_string(static_cast<long long>(Rf_xlength(opt)));
 }
 
+// R checks the limits of setTimeLimit() in R_ProcessEvents(), which
+// R_CheckUserInterrupt() calls; but R 4.2 (src/unix/sys-std.c) reads the clock only
+// on every 5th call, and at most every 0.05 s. One check per round would so see a
+// passed limit only five rounds later: each round makes five calls, so a passed
+// limit is seen at the next round's end. A call costs microseconds.
+const int kCallsPerTimeCheck = 5;
+
 SEXP check_user_interrupt(void*) {
-  R_CheckUserInterrupt();
+  for (int i = 0; i < kCallsPerTimeCheck; ++i) R_CheckUserInterrupt();
   return R_NilValue;
 }
 
@@ -109,14 +116,18 @@ void stop_interrupted() {
   throw Error("gufunc_interrupt", "evaluation interrupted");
 }
 
-EvalSettings::EvalSettings() : runner(thread_count()) {
-  // A jump held by an evaluation that did not stop_interrupted() is stale: its
-  // target is gone, so it must never be resumed.
+RoundHooks round_hooks() {
   pending_jump = nullptr;
+  RoundHooks hooks;
+  hooks.interrupted = interrupt_pending;
+  return hooks;
+}
+
+EvalSettings::EvalSettings() : runner(thread_count()) {
   options.runner = &runner;
   options.block_size = block_size_setting();
   options.sum_order = sum_order_setting();
-  options.interrupted = interrupt_pending;
+  options.hooks = round_hooks();
 }
 
 }  // namespace r

@@ -31,6 +31,12 @@ bool interrupt_pending();
 // gufunc_interrupt error.
 [[noreturn]] void stop_interrupted();
 
+// The hooks between rounds of one evaluation or eager call started from R
+// (dispatch/rounds.hpp): the interrupt check above; no progress report yet. Forgets
+// a jump held by an earlier evaluation that did not stop_interrupted(): its target
+// is gone, so it must never be resumed.
+RoundHooks round_hooks();
+
 // Runner and options for one evaluation; options.runner points into this object.
 struct EvalSettings {
   EvalSettings();
