@@ -7,6 +7,8 @@
 #include <string>
 
 #include "r/guard.hpp"
+#include "r/option_text.hpp"
+#include "r/progress_report.hpp"
 #include "r/threads.hpp"
 
 namespace gufunc {
@@ -50,17 +52,6 @@ size_t block_size_from_env(const char* text) {
   return static_cast<size_t>(n);
 }
 
-// The option's value as the error message shows it: one value as R prints it (a
-// string in quotes), else its type and length.
-std::string shown(SEXP opt) {
-  if (TYPEOF(opt) == STRSXP && XLENGTH(opt) == 1 && STRING_ELT(opt, 0) != NA_STRING) {
-    return std::string("\"") + CHAR(STRING_ELT(opt, 0)) + "\"";
-  }
-  if (Rf_isVectorAtomic(opt) && XLENGTH(opt) == 1) return CHAR(Rf_asChar(opt));
-  return std::string("a ") + Rf_type2char(TYPEOF(opt)) + " of length " +
-         std::to_string(static_cast<long long>(Rf_xlength(opt)));
-}
-
 // R checks the limits of setTimeLimit() in R_ProcessEvents(), which
 // R_CheckUserInterrupt() calls; but R 4.2 (src/unix/sys-std.c) reads the clock only
 // on every 5th call, and at most every 0.05 s. One check per round would so see a
@@ -95,11 +86,17 @@ engine::SumOrder sum_order_setting() {
     if (order == "exact") return engine::SumOrder::Exact;
     if (order == "fast") return engine::SumOrder::Fast;
   }
-  throw Error("gufunc_argument_error",
-              "option `gufunc.sum_order` must be \"exact\" or \"fast\", not " + shown(opt));
+  throw Error(
+      "gufunc_argument_error",
+      "option `gufunc.sum_order` must be \"exact\" or \"fast\", not " + option_value_text(opt));
+}
+
+void hold_jump(SEXP token) {
+  if (pending_jump == nullptr) pending_jump = token;  // stays protected until resumed
 }
 
 bool interrupt_pending() {
+  if (pending_jump != nullptr) return true;  // a progress report's R code jumped
   try {
     unwind_protect(check_user_interrupt, nullptr);
     return false;
@@ -120,6 +117,7 @@ RoundHooks round_hooks() {
   pending_jump = nullptr;
   RoundHooks hooks;
   hooks.interrupted = interrupt_pending;
+  hooks.progress = progress_reporter();
   return hooks;
 }
 

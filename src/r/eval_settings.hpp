@@ -4,6 +4,7 @@
 #pragma once
 
 #include "engine/evaluate.hpp"
+#include "r/guard.hpp"
 #include "r/rcpp_parallel_runner.hpp"
 
 namespace gufunc {
@@ -31,8 +32,13 @@ bool interrupt_pending();
 // gufunc_interrupt error.
 [[noreturn]] void stop_interrupted();
 
+// Holds `token`, R's jump out of R code run between rounds (a progress report): the
+// next interrupt check then says stop, and stop_interrupted() resumes the jump.
+void hold_jump(SEXP token);
+
 // The hooks between rounds of one evaluation or eager call started from R
-// (dispatch/rounds.hpp): the interrupt check above; no progress report yet. Forgets
+// (dispatch/rounds.hpp): the interrupt check above and the progress report of
+// progress_report.hpp. Forgets
 // a jump held by an earlier evaluation that did not stop_interrupted(): its target
 // is gone, so it must never be resumed.
 RoundHooks round_hooks();
