@@ -15,7 +15,7 @@
 #' @seealso [format.gufunc_lazy_plan()]
 #' @export
 #' @examples
-#' a <- lazy(runif(1e5))
+#' a <- lazy(matrix(runif(8e4), 8))
 #' m <- matrix(runif(8e4), 8)
 #' plot(lazy_plan(sqrt(inner(a * 2, m) + 1)))
 plot.gufunc_lazy_plan <- function(x, ...) {

@@ -25,8 +25,9 @@
 #'   \item{`gufunc.buffer_pool`}{Megabytes of large result buffers kept for reuse;
 #'     default 256, `0` keeps none. See [gufunc_buffer_pool()].}
 #'   \item{`gufunc.verbose`}{`TRUE` to say, in a message, when and why a deferred
-#'     value is computed whole for code that is not the engine's: "gufunc:
-#'     materializing double[100,000,000] (800 MB) for anyNA()". Default `FALSE`.}
+#'     value is computed whole for code that is not the engine's:
+#'     `gufunc: materializing double[100,000,000] (800 MB) for anyNA()`. Default
+#'     `FALSE`.}
 #'   \item{`gufunc.progress`}{Progress of long evaluations (materialize, reductions,
 #'     eager gufuncs over many slices): `TRUE` shows a cli progress bar (when the
 #'     cli package is installed) for work that runs longer than cli's
