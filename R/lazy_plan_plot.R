@@ -15,8 +15,8 @@
 #' @seealso [format.gufunc_lazy_plan()]
 #' @export
 #' @examples
-#' a <- lazy(matrix(runif(8e4), 8))
-#' m <- matrix(runif(8e4), 8)
+#' a <- lazy(matrix(runif(8e5), 8))
+#' m <- matrix(runif(8e5), 8)
 #' plot(lazy_plan(sqrt(inner(a * 2, m) + 1)))
 plot.gufunc_lazy_plan <- function(x, ...) {
   grid::grid.newpage()
