@@ -108,9 +108,9 @@ double data_pointer_evaluations = 0;
 // is computed whole for base R's code. Runs before any C++ object lives here, so
 // a condition handler may jump out of it.
 void note_data_pointer(SEXP x) {
+  if (values_of(x) != R_NilValue || state_of(x).failed) return;  // the common case: cheap
   static SEXP option = Rf_install("gufunc.verbose");
   if (Rf_asLogical(Rf_GetOption1(option)) != TRUE) return;
-  if (values_of(x) != R_NilValue || state_of(x).failed) return;
   SEXP ns = PROTECT(R_FindNamespace(PROTECT(Rf_mkString("gufunc"))));
   SEXP call = PROTECT(Rf_lang2(Rf_install("note_data_pointer"), x));
   Rf_eval(call, ns);
