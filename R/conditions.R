@@ -77,7 +77,6 @@ as_generic_call <- function(call, name, env) {
 
 # "<lazy double[100000]>", "<double[3 x 4]>": a value in a call, briefly.
 value_label <- function(x) {
-  extent <- if (is.null(dim(x))) length(x) else paste(dim(x), collapse = " x ")
   kind <- if (inherits(x, "gufunc_lazy")) "lazy " else ""
-  sprintf("<%s%s[%s]>", kind, typeof(x), extent)
+  sprintf("<%s%s>", kind, value_extent(x, plain_count))
 }

@@ -2,15 +2,17 @@
 # what a program did that the engine does not fuse.
 fallback_log <- new.env(parent = emptyenv())
 
-note_fallback <- function(what) {
+# Counts a fallback to `what`; `values` are the values it computes whole (said in
+# verbose mode).
+note_fallback <- function(what, values = list()) {
   count <- fallback_log[[what]]
   fallback_log[[what]] <- if (is.null(count)) 1L else count + 1L
+  for (x in values) note_materializing(x, fallback_reason(what))
 }
 
 # materialize(x) for base R's function `what`, counted.
 fallback_values <- function(x, what) {
-  note_fallback(what)
-  note_materializing(x, fallback_reason(what))
+  note_fallback(what, list(x))
   materialize(x)
 }
 
@@ -23,8 +25,7 @@ fallback_reason <- function(what) {
 # R's subassignment `what` changes in place, counted. A deferred x is computed
 # straight into it (one pass into one new vector), not cached in x and then copied.
 fallback_copy <- function(x, what) {
-  note_fallback(what)
-  note_materializing(x, fallback_reason(what))
+  note_fallback(what, list(x))
   y <- if (.Call(C_lazy_is_vector, x)) .Call(C_lazy_changeable_copy, x)
   if (is.null(y)) return(.Call(C_plain_copy, materialize(x)))  # values at hand
   if (is.list(y)) {

@@ -219,13 +219,10 @@ lazy_reduce <- function(x, op, na.rm) {
 # these attributed to the user's call (`x + "a"`, not the call made here). The
 # arguments are bound to symbols, so a message never deparses the values.
 base_fallback <- function(name, args) {
-  note_fallback(name)
+  note_fallback(name, args)
   env <- new.env(parent = baseenv())
   symbols <- paste0("e", seq_along(args))
-  for (i in seq_along(args)) {
-    note_materializing(args[[i]], fallback_reason(name))
-    assign(symbols[i], materialize(args[[i]]), envir = env)
-  }
+  for (i in seq_along(args)) assign(symbols[i], materialize(args[[i]]), envir = env)
   call <- as.call(c(as.name(name), lapply(symbols, as.name)))
   if (!is.null(names(args))) names(call) <- c("", names(args))
   # A primitive's condition names the call made here, or eval()'s.

@@ -111,11 +111,6 @@ format_count <- function(n) format(n, big.mark = ",", scientific = FALSE, trim =
 
 # "<gufunc_lazy double[1000 x 3], deferred>"
 lazy_header <- function(x) {
-  extent <- if (is.null(dim(x))) {
-    format(length(x), scientific = FALSE)
-  } else {
-    paste(dim(x), collapse = " x ")
-  }
-  sprintf("<gufunc_lazy %s[%s], %s>", typeof(x), extent,
+  sprintf("<gufunc_lazy %s, %s>", value_extent(x, plain_count),
           if (.Call(C_lazy_is_vector, x)) lazy_state(x) else "materialized")
 }

@@ -28,8 +28,10 @@ note_data_pointer <- function(x) {
   note_materializing(x, why)
 }
 
-# "double[100,000,000]", "logical[1000 x 3]".
-value_extent <- function(x) {
-  extent <- if (is.null(dim(x))) format_count(length(x)) else paste(dim(x), collapse = " x ")
+# "double[100,000,000]", "logical[1000 x 3]"; `count` formats a vector's length.
+value_extent <- function(x, count = format_count) {
+  extent <- if (is.null(dim(x))) count(length(x)) else paste(dim(x), collapse = " x ")
   sprintf("%s[%s]", typeof(x), extent)
 }
+
+plain_count <- function(n) format(n, scientific = FALSE)

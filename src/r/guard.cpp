@@ -6,12 +6,16 @@
 namespace gufunc {
 namespace r {
 
+SEXP eval_in_namespace(SEXP call) {
+  SEXP ns = PROTECT(R_FindNamespace(PROTECT(Rf_mkString("gufunc"))));
+  SEXP value = Rf_eval(call, ns);
+  UNPROTECT(2);
+  return value;
+}
+
 void raise_condition(const char* cls, const char* msg) {
-  SEXP name = PROTECT(Rf_mkString("gufunc"));
-  SEXP ns = PROTECT(R_FindNamespace(name));
-  SEXP call = PROTECT(Rf_lang3(Rf_install("raise_condition"), Rf_mkString(cls),
-                               Rf_mkString(msg)));
-  Rf_eval(call, ns);
+  SEXP call = PROTECT(Rf_lang3(Rf_install("raise_condition"), Rf_mkString(cls), Rf_mkString(msg)));
+  eval_in_namespace(call);
   Rf_error("%s", msg);  // raise_condition() always signals; this is a fallback
 }
 

@@ -19,6 +19,10 @@ struct RUnwind {
   SEXP token;
 };
 
+// Evaluates `call` (an R call of a function of gufunc's R code) in gufunc's
+// namespace; it may jump (an R error or interrupt).
+SEXP eval_in_namespace(SEXP call);
+
 // Raises an R error of class c(cls, "gufunc_error", "error", "condition"). Never returns.
 [[noreturn]] void raise_condition(const char* cls, const char* msg);
 

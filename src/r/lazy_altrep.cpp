@@ -111,10 +111,9 @@ void note_data_pointer(SEXP x) {
   if (values_of(x) != R_NilValue || state_of(x).failed) return;  // the common case: cheap
   static SEXP option = Rf_install("gufunc.verbose");
   if (Rf_asLogical(Rf_GetOption1(option)) != TRUE) return;
-  SEXP ns = PROTECT(R_FindNamespace(PROTECT(Rf_mkString("gufunc"))));
   SEXP call = PROTECT(Rf_lang2(Rf_install("note_data_pointer"), x));
-  Rf_eval(call, ns);
-  UNPROTECT(3);
+  eval_in_namespace(call);
+  UNPROTECT(1);
 }
 
 void* lazy_dataptr(SEXP x, Rboolean writeable) {

@@ -19,14 +19,13 @@ struct Report {
   double done, total;
 };
 
-// gufunc:::<fn>(done, total) or gufunc:::<fn>(), in the namespace.
+// gufunc:::<fn>(done, total) or gufunc:::<fn>().
 SEXP call_namespace(const char* fn, const Report* report) {
-  SEXP ns = PROTECT(R_FindNamespace(PROTECT(Rf_mkString("gufunc"))));
   SEXP call = PROTECT(report == nullptr ? Rf_lang1(Rf_install(fn))
                                         : Rf_lang3(Rf_install(fn), Rf_ScalarReal(report->done),
                                                    Rf_ScalarReal(report->total)));
-  SEXP value = Rf_eval(call, ns);
-  UNPROTECT(3);
+  SEXP value = eval_in_namespace(call);
+  UNPROTECT(1);
   return value;
 }
 
