@@ -106,9 +106,17 @@
 #'
 #' @param x For `lazy()`: a double, integer or logical vector, matrix or array
 #'   without a class. For `is_lazy()` and `materialize()`: any R object.
+#' @param file For `materialize()`: `NULL` (the default) to compute the values into
+#'   memory, or the path of a `.npy` file to stream them into, block by block, without
+#'   holding them in memory (see [lazy_file()]). The file is written under a
+#'   temporary name in the same directory and takes its name only when complete:
+#'   an error, Ctrl-C or a crash leaves an existing file of that name as it was.
+#'   Doubles are written as float64, integers and logicals as int32 (NumPy has no
+#'   logical type with `NA`; they read back as integers).
 #' @return `lazy()`: a lazy value of class `"gufunc_lazy"` with the attributes of
 #'   `x`. `is_lazy()`: `TRUE` or `FALSE`. `materialize()`: the plain values with the
 #'   attributes of `x` but the `"gufunc_lazy"` class; `x` itself when it is not lazy.
+#'   With `file`: the file-backed lazy value `lazy_file(file)` (with `x`'s dimnames).
 #' @seealso [lazy_plan()] for how an expression will be evaluated;
 #'   [gufunc_buffer_pool()] for the memory of large results.
 #' @export
@@ -139,7 +147,8 @@ is_lazy <- function(x) inherits(x, "gufunc_lazy") && .Call(C_lazy_is_vector, x)
 
 #' @rdname lazy
 #' @export
-materialize <- function(x) {
+materialize <- function(x, file = NULL) {
+  if (!is.null(file)) return(materialize_to_file(x, file, sys.call()))
   if (.Call(C_lazy_is_vector, x)) {
     res <- .Call(C_lazy_materialize, x)
     if (length(res[[2L]]) > 0L) raise_warnings(res[[2L]], sys.call())

@@ -10,6 +10,7 @@
 #include "engine/block_runner.hpp"
 #include "engine/block_size.hpp"
 #include "engine/evaluate.hpp"
+#include "engine/mapped_file.hpp"
 #include "engine/reduce_kernel.hpp"
 #include "kernels/r_summary.hpp"
 
@@ -22,19 +23,33 @@ namespace {
 // of operations still ends it in tens of milliseconds, large enough that a cheap
 // evaluation of this size is one round.
 const size_t kFirstRoundElements = size_t(1) << 17;
+const intptr_t kMappedPieceElements = intptr_t(1) << 22;  // 32 MB of doubles per stream
 
 // Calls run_round(from, to) for rounds of blocks (each touching `block_touched`
 // elements) covering [0, nblocks), sized by time (dispatch/rounds.hpp) from a first
 // round of at least a block per thread, with the interrupt check and progress report
 // between rounds.
+// While files are mapped, a round runs in pieces of about kMappedPieceElements
+// elements, each followed by release_mapped_pages(): the pages the blocks touched
+// leave the process, so resident memory does not grow with the files.
 template <class RunRound>
 void in_rounds(size_t nblocks, size_t block_touched, int threads, const EvalOptions& options,
                const WorkerOutcome& outcome, RunRound run_round) {
   const size_t first =
       std::max<size_t>(1, kFirstRoundElements / block_touched) * static_cast<size_t>(threads);
+  const bool mapped = any_mapped_file();
+  const size_t piece =
+      std::max<size_t>(1, static_cast<size_t>(kMappedPieceElements) / block_touched) * static_cast<size_t>(threads);
   run_in_rounds(
       nblocks, first, static_cast<size_t>(threads), options.hooks,
-      [&] { return outcome.failed.load(); }, run_round);
+      [&] { return outcome.failed.load(); },
+      [&](size_t from, size_t to) {
+        if (!mapped) return run_round(from, to);
+        for (size_t a = from; a < to && !outcome.failed.load(); a += piece) {
+          run_round(a, std::min(to, a + piece));
+          release_mapped_pages();
+        }
+      });
 }
 
 // Runs every kernel of `b` over iterations [begin, end): blocks spread over threads
@@ -205,7 +220,13 @@ unsigned evaluate(const NodePtr& root, intptr_t begin, intptr_t end, char* out,
   }
   const size_t es = dtype_size(root->dtype);
   if (root->kind == NodeKind::Input) {
-    read_view(root->view, begin, end, out);
+    // From a file: in pieces, whose pages leave the process once copied.
+    const intptr_t piece = any_mapped_file() ? kMappedPieceElements : end - begin;
+    for (intptr_t a = begin; a < end; a += piece) {
+      const intptr_t b = std::min(end, a + piece);
+      read_view(root->view, a, b, out + static_cast<size_t>(a - begin) * es);
+      if (b < end) release_mapped_pages();
+    }
     return 0;
   }
   if (root->kind == NodeKind::Scalar) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "dispatch/apply.hpp"
+#include "engine/mapped_file.hpp"
 #include "engine/scratch_buffer.hpp"
 #include "kernels/r_summary.hpp"
 
@@ -202,7 +203,11 @@ unsigned reduce_margin(const NodePtr& root, const MarginReduction& r, double* ou
   auto in_rounds = [&](intptr_t chunks, auto fold_chunk_at) {
     run_in_rounds(static_cast<size_t>(chunks), 1, 1, options.hooks, nullptr,
                   [&](size_t from, size_t to) {
-                    for (size_t k = from; k < to; ++k) fold_chunk_at(static_cast<intptr_t>(k));
+                    for (size_t k = from; k < to; ++k) {
+                      fold_chunk_at(static_cast<intptr_t>(k));
+                      // A file's pages leave once folded (every 16 chunks: 32 MB).
+                      if (k % 16 == 15) release_mapped_pages();
+                    }
                   });
   };
   if (root->length == 0) {

@@ -73,6 +73,8 @@ SEXP lazy_duplicate(SEXP x, Rboolean) {
 // R saves it as such (NULL: R's own format).
 SEXP lazy_serialized_state(SEXP x) {
   if (!Rf_inherits(x, "gufunc_lazy")) return nullptr;
+  // A lazy_file() value is saved as its file's path and layout, not its data.
+  if (state_of(x).file) return guarded([&]() -> SEXP { return file_reference(x); });
   unsigned warnings = 0;
   SEXP values = guarded([&]() -> SEXP { return materialize_lazy(x, &warnings); });
   raise_warnings(warnings);
@@ -80,7 +82,10 @@ SEXP lazy_serialized_state(SEXP x) {
 }
 
 SEXP lazy_unserialize(SEXP, SEXP state, SEXP attributes, int, int) {
-  return guarded([&]() -> SEXP { return new_lazy_input(state, attributes); });
+  return guarded([&]() -> SEXP {
+    if (TYPEOF(state) == VECSXP) return reopen_file_reference(state, attributes);
+    return new_lazy_input(state, attributes);
+  });
 }
 
 // The values of a duplicate that C code will write into, copied from the values it

@@ -79,6 +79,10 @@ SEXP materialize_lazy(SEXP x, unsigned* warnings);
 // Warnings as for materialize_lazy().
 SEXP computed_copy(SEXP x, unsigned* warnings);
 
+// Evaluates deferred lazy vector x into `out` (its length in values of its R type),
+// caching nothing; returns warning bits as materialize_lazy().
+unsigned evaluate_into(SEXP x, char* out);
+
 // Writes elements [begin, end) of x into out (values of x's R type) without
 // materializing x. Returns the warning bits not yet raised for x, for the caller
 // to raise (now counted as raised).
@@ -87,6 +91,11 @@ unsigned read_lazy_region(SEXP x, R_xlen_t begin, R_xlen_t end, void* out);
 // Writes the elements of x in each of `runs` one after another into out, without
 // materializing x; returns warning bits as read_lazy_region.
 unsigned read_lazy_runs(SEXP x, const std::vector<engine::Run>& runs, void* out);
+
+// The reference a lazy_file() value x is saved as: list(path, type, offset, length)
+// (lazy_file_bridge.cpp); reopen_file_reference() maps the file again.
+SEXP file_reference(SEXP x);
+SEXP reopen_file_reference(SEXP reference, SEXP attributes);
 
 // A short description of x for Inspect and print: "map double[1e7], deferred".
 std::string describe_lazy(SEXP x);

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "engine/evaluate.hpp"
+#include "engine/mapped_file.hpp"
 #include "engine/reduce_margin.hpp"
 #include "r/call_registry.hpp"
 #include "r/eval_settings.hpp"
@@ -59,6 +60,7 @@ SEXP lazy_reduce_entry(SEXP x, SEXP op, SEXP na_rm) {
   return guarded([&]() -> SEXP {
     const engine::Reduction r = reduction_named(CHAR(STRING_ELT(op, 0)));
     engine::NodePtr node = engine::make_reduce(r, Rf_asLogical(na_rm) == TRUE, operand_node(x));
+    engine::check_mapped_inputs(*node);
     EvalSettings settings;
     engine::ReduceResult result;
     try {
@@ -86,6 +88,7 @@ SEXP lazy_reduce_margin_entry(SEXP x, SEXP n, SEXP p, SEXP op, SEXP na_rm) {
     r.n = static_cast<intptr_t>(Rf_asReal(n));
     r.p = static_cast<intptr_t>(Rf_asReal(p));
     engine::NodePtr node = operand_node(x);
+    engine::check_mapped_inputs(*node);
     SEXP values = PROTECT(alloc_vector(REALSXP, static_cast<R_xlen_t>(r.results())));
     EvalSettings settings;
     unsigned warnings = 0;

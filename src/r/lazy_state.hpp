@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "engine/graph.hpp"
+#include "engine/mapped_file.hpp"
 #include "r/guard.hpp"
 
 namespace gufunc {
@@ -48,6 +49,8 @@ struct LazyState {
   // views of a deferred value (lazy_view.cpp) and by its duplicates: computing
   // elements through any of them counts for all.
   std::shared_ptr<unsigned> warned = std::make_shared<unsigned>(0);
+  // lazy_file() of a whole file: the file its values are (serialized as its path).
+  std::shared_ptr<const engine::MappedFile> file;
 };
 
 // The bits of `bits` not yet raised for s, now counted as raised.

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "engine/evaluate.hpp"
+#include "engine/mapped_file.hpp"
 #include "r/eval_settings.hpp"
 #include "r/lazy_altrep.hpp"
 #include "r/lazy_state.hpp"
@@ -43,6 +44,7 @@ void remember_failure(LazyState& s, const std::string& cls, const std::string& m
 template <class F>
 unsigned evaluate_guarded(LazyState& s, F evaluate) {
   if (s.failed) throw Error(s.failure_class, s.failure_message);
+  if (s.node) engine::check_mapped_inputs(*s.node);  // not stored: a new lazy_file() helps
   EvalSettings settings;  // a bad option is the user's to fix, not a stored failure
   try {
     return evaluate(settings.options);
@@ -209,17 +211,20 @@ SEXP materialize_lazy(SEXP x, unsigned* warnings) {
 }
 
 SEXP computed_copy(SEXP x, unsigned* warnings) {
-  *warnings = 0;
   LazyState& s = state_of(x);
   if (s.failed) throw Error(s.failure_class, s.failure_message);
   SEXP out = PROTECT(alloc_output(sexptype_of(s.dtype), s.length));
-  char* data = s.length > 0 ? data_of(out) : nullptr;
-  const engine::NodePtr node = s.node;
-  *warnings = unraised_warnings(s, evaluate_guarded(s, [&](const engine::EvalOptions& options) {
-                                  return engine::evaluate(node, 0, s.length, data, options);
-                                }));
+  *warnings = evaluate_into(x, s.length > 0 ? data_of(out) : nullptr);
   UNPROTECT(1);
   return out;
+}
+
+unsigned evaluate_into(SEXP x, char* out) {
+  LazyState& s = state_of(x);
+  const engine::NodePtr node = s.node;
+  return unraised_warnings(s, evaluate_guarded(s, [&](const engine::EvalOptions& options) {
+                             return engine::evaluate(node, 0, s.length, out, options);
+                           }));
 }
 
 unsigned read_lazy_region(SEXP x, R_xlen_t begin, R_xlen_t end, void* out) {

@@ -1,0 +1,242 @@
+// Memory-mapped files (see mapped_file.hpp). POSIX mmap; on Windows every call
+// raises gufunc_file_error (not supported there yet).
+#include "engine/mapped_file.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+#include <set>
+#include <vector>
+
+#include "abi/error.hpp"
+#include "engine/graph.hpp"
+
+#ifndef _WIN32
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
+
+namespace gufunc {
+namespace engine {
+
+namespace {
+
+std::mutex registry_mutex;
+std::set<const MappedFile*>& registry() {
+  static std::set<const MappedFile*> files;
+  return files;
+}
+std::atomic<int> mapped_count{0};
+
+[[noreturn]] void file_error(const std::string& path, const std::string& what) {
+  throw Error("gufunc_file_error", "file '" + path + "': " + what);
+}
+
+std::string system_message() { return std::strerror(errno); }
+
+}  // namespace
+
+bool any_mapped_file() { return mapped_count.load(std::memory_order_relaxed) > 0; }
+
+void release_mapped_pages() {
+  if (!any_mapped_file()) return;
+  std::lock_guard<std::mutex> lock(registry_mutex);
+  for (const MappedFile* f : registry()) f->release_pages();
+}
+
+const MappedFile* mapped_file_holding(const void* p) {
+  if (!any_mapped_file()) return nullptr;
+  std::lock_guard<std::mutex> lock(registry_mutex);
+  for (const MappedFile* f : registry()) {
+    if (f->holds(p)) return f;
+  }
+  return nullptr;
+}
+
+void check_mapped_inputs(const Node& root) {
+  if (!any_mapped_file()) return;
+  std::vector<const MappedFile*> files;
+  {
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    files.assign(registry().begin(), registry().end());
+  }
+  std::vector<const MappedFile*> read;
+  auto visit = [&](const Node& n) {
+    if (n.kind != NodeKind::Input || n.view.data == nullptr) return;
+    for (const MappedFile* f : files) {
+      if (f->holds(n.view.data) && std::find(read.begin(), read.end(), f) == read.end()) {
+        read.push_back(f);
+      }
+    }
+  };
+  if (root.children.empty()) {
+    visit(root);
+  } else {
+    for (const NodePtr& c : root.children) for_each_node(c, visit);
+  }
+  for (const MappedFile* f : read) f->check_unchanged();
+}
+
+bool MappedFile::holds(const void* p) const {
+  const char* c = static_cast<const char*>(p);
+  return c >= base_ && c <= base_ + mapped_;  // an empty view may point at the end
+}
+
+#ifdef _WIN32
+
+std::shared_ptr<MappedFile> MappedFile::open(const std::string& path, intptr_t, intptr_t) {
+  file_error(path, "file-backed arrays are not supported on Windows yet");
+}
+std::shared_ptr<MappedFile> MappedFile::create(const std::string& path, const std::string&,
+                                               intptr_t) {
+  file_error(path, "writing arrays to files is not supported on Windows yet");
+}
+MappedFile::~MappedFile() {}
+void MappedFile::check_unchanged() const {}
+void MappedFile::commit() {}
+void MappedFile::release_pages() const {}
+
+#else
+
+namespace {
+
+int64_t mtime_ns(const struct stat& st) {
+  return static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+}
+
+// Maps the whole of open file `fd` (`size` bytes, > 0).
+char* map_fd(int fd, int64_t size, bool writable, const std::string& path) {
+  void* p = mmap(nullptr, static_cast<size_t>(size), writable ? PROT_READ | PROT_WRITE : PROT_READ,
+                 MAP_SHARED, fd, 0);
+  if (p == MAP_FAILED) file_error(path, "cannot map it into memory: " + system_message());
+  // Blocks read it front to back: let the kernel read ahead far.
+  madvise(p, static_cast<size_t>(size), MADV_SEQUENTIAL);
+  return static_cast<char*>(p);
+}
+
+}  // namespace
+
+std::shared_ptr<MappedFile> MappedFile::open(const std::string& path, intptr_t offset,
+                                             intptr_t bytes) {
+  std::shared_ptr<MappedFile> f(new MappedFile());
+  f->path_ = path;
+  f->fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (f->fd_ < 0) file_error(path, "cannot open it: " + system_message());
+  struct stat st;
+  if (fstat(f->fd_, &st) != 0) file_error(path, "cannot read its size: " + system_message());
+  if (!S_ISREG(st.st_mode)) file_error(path, "not a regular file");
+  f->size_ = st.st_size;
+  f->mtime_ns_ = mtime_ns(st);
+  f->inode_ = static_cast<int64_t>(st.st_ino);
+  if (offset < 0 || bytes < 0 || offset > f->size_ || bytes > f->size_ - offset) {
+    file_error(path, "it has " + std::to_string(f->size_) + " bytes, but its data need " +
+                         std::to_string(bytes) + " bytes from byte " + std::to_string(offset) +
+                         " (truncated?)");
+  }
+  f->offset_ = offset;
+  f->bytes_ = bytes;
+  f->mapped_ = static_cast<intptr_t>(f->size_);
+  if (f->mapped_ > 0) f->base_ = map_fd(f->fd_, f->size_, false, path);
+  std::lock_guard<std::mutex> lock(registry_mutex);
+  registry().insert(f.get());
+  mapped_count.fetch_add(1);
+  return f;
+}
+
+std::shared_ptr<MappedFile> MappedFile::create(const std::string& path, const std::string& header,
+                                               intptr_t bytes) {
+  std::shared_ptr<MappedFile> f(new MappedFile());
+  f->path_ = path;
+  static std::atomic<unsigned> serial{0};
+  const size_t slash = path.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
+  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  const std::string temp = dir + "." + name + ".part-" + std::to_string(getpid()) + "-" +
+                           std::to_string(serial.fetch_add(1));
+  f->fd_ = ::open(temp.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  if (f->fd_ < 0) {
+    file_error(path, "cannot create a file in its directory: " + system_message());
+  }
+  f->temp_path_ = temp;  // from now on the destructor removes it
+  const int64_t total = static_cast<int64_t>(header.size()) + bytes;
+  f->size_ = total;
+  f->offset_ = static_cast<intptr_t>(header.size());
+  f->bytes_ = bytes;
+  f->writable_ = true;
+  const int err = posix_fallocate(f->fd_, 0, total);
+  if (err == ENOSPC) {
+    file_error(path, "no space left on the device for its " + std::to_string(total) + " bytes");
+  } else if (err != 0 && err != EOPNOTSUPP && err != EINVAL) {
+    errno = err;
+    file_error(path, "cannot allocate its " + std::to_string(total) + " bytes: " + system_message());
+  } else if (err != 0 && ftruncate(f->fd_, total) != 0) {  // no fallocate on this file system
+    file_error(path, "cannot size it: " + system_message());
+  }
+  if (pwrite(f->fd_, header.data(), header.size(), 0) != static_cast<ssize_t>(header.size())) {
+    file_error(path, "cannot write its header: " + system_message());
+  }
+  f->mapped_ = static_cast<intptr_t>(total);
+  if (total > 0) f->base_ = map_fd(f->fd_, total, true, path);
+  std::lock_guard<std::mutex> lock(registry_mutex);
+  registry().insert(f.get());
+  mapped_count.fetch_add(1);
+  return f;
+}
+
+MappedFile::~MappedFile() {
+  {
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    if (registry().erase(this) > 0) mapped_count.fetch_sub(1);
+  }
+  if (base_ != nullptr) munmap(base_, static_cast<size_t>(mapped_));
+  if (fd_ >= 0) ::close(fd_);
+  if (!temp_path_.empty()) unlink(temp_path_.c_str());
+}
+
+void MappedFile::check_unchanged() const {
+  if (writable_) return;
+  struct stat st;
+  if (stat(path_.c_str(), &st) != 0) {
+    throw Error("gufunc_file_changed_error",
+                "file '" + path_ + "' is gone since lazy_file() mapped it: " + system_message());
+  }
+  if (st.st_size != size_ || mtime_ns(st) != mtime_ns_ ||
+      static_cast<int64_t>(st.st_ino) != inode_) {
+    throw Error("gufunc_file_changed_error",
+                "file '" + path_ + "' changed since lazy_file() mapped it (" +
+                    (st.st_size != size_ ? "its size went from " + std::to_string(size_) + " to " +
+                                               std::to_string(st.st_size) + " bytes"
+                                         : std::string("it was modified or replaced")) +
+                    "): call lazy_file() again to read it as it is now");
+  }
+}
+
+void MappedFile::commit() {
+  if (temp_path_.empty()) return;
+  if (base_ != nullptr && msync(base_, static_cast<size_t>(mapped_), MS_SYNC) != 0) {
+    file_error(path_, "cannot write its data: " + system_message());
+  }
+  if (fsync(fd_) != 0) file_error(path_, "cannot write its data: " + system_message());
+  if (rename(temp_path_.c_str(), path_.c_str()) != 0) {
+    file_error(path_, "cannot give it its name: " + system_message());
+  }
+  temp_path_.clear();
+  struct stat st;
+  if (fstat(fd_, &st) == 0) {
+    mtime_ns_ = mtime_ns(st);
+    inode_ = static_cast<int64_t>(st.st_ino);
+  }
+}
+
+void MappedFile::release_pages() const {
+  if (base_ != nullptr) madvise(base_, static_cast<size_t>(mapped_), MADV_DONTNEED);
+}
+
+#endif
+
+}  // namespace engine
+}  // namespace gufunc

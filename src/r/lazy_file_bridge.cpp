@@ -1,0 +1,146 @@
+// .Call entries for file-backed lazy values (R/lazy_file.R): a mapped file as the
+// input of a lazy vector, a value streamed into a new file, and the reference a
+// saved file-backed value is written as (its path and layout, not its data).
+#include <string>
+
+#include "engine/evaluate.hpp"
+#include "engine/mapped_file.hpp"
+#include "r/call_registry.hpp"
+#include "r/guard.hpp"
+#include "r/lazy_altrep.hpp"
+#include "r/lazy_state.hpp"
+#include "r/r_arrays.hpp"
+#include "r/warning_texts.hpp"
+
+namespace gufunc {
+namespace r {
+
+namespace {
+
+gufunc_dtype dtype_named(const std::string& type) {
+  if (type == "double") return GUFUNC_DOUBLE;
+  if (type == "integer") return GUFUNC_INTEGER;
+  if (type == "logical") return GUFUNC_LOGICAL;
+  throw Error("gufunc_internal_error", "unknown file type '" + type + "'");
+}
+
+void finalize_file(SEXP ptr) {
+  delete static_cast<std::shared_ptr<const engine::MappedFile>*>(R_ExternalPtrAddr(ptr));
+  R_ClearExternalPtr(ptr);
+}
+
+// An R object owning a reference to f: a leaf of every graph reading the file, so
+// the mapping lives as long as some lazy value reads it.
+SEXP file_owner(const std::shared_ptr<const engine::MappedFile>& f) {
+  auto* held = new std::shared_ptr<const engine::MappedFile>(f);
+  SEXP ptr = PROTECT(r_call([&] { return R_MakeExternalPtr(held, R_NilValue, R_NilValue); }));
+  r_call([&] {
+    R_RegisterCFinalizerEx(ptr, finalize_file, TRUE);
+    return R_NilValue;
+  });
+  UNPROTECT(1);
+  return ptr;
+}
+
+// A lazy vector over `length` values of `type` at byte `offset` of the file at `path`.
+SEXP open_file_value(const std::string& path, const std::string& type, double offset,
+                     double length, SEXP attributes) {
+  const gufunc_dtype dtype = dtype_named(type);
+  const double width = static_cast<double>(dtype_size(dtype));
+  if (!(length >= 0) || length * width > 9.0e18 || !(offset >= 0) || offset > 9.0e18) {
+    throw Error("gufunc_file_error", "file '" + path + "': its data do not fit in memory");
+  }
+  const intptr_t n = static_cast<intptr_t>(length);
+  std::shared_ptr<const engine::MappedFile> file = engine::MappedFile::open(
+      path, static_cast<intptr_t>(offset), n * static_cast<intptr_t>(width));
+  SEXP leaves = PROTECT(alloc_vector(VECSXP, 1));
+  SET_VECTOR_ELT(leaves, 0, file_owner(file));
+  engine::View view;
+  view.data = file->data();
+  view.dtype = dtype;
+  view.length = n;
+  view.buffer = file->data();
+  SEXP x = PROTECT(new_lazy_vector(engine::make_input(view), leaves, attributes));
+  state_of(x).file = file;
+  UNPROTECT(2);
+  return x;
+}
+
+// lazy_file_open(path, type, offset, length, attributes): see open_file_value().
+SEXP lazy_file_open_entry(SEXP path, SEXP type, SEXP offset, SEXP length, SEXP attributes) {
+  return guarded([&]() -> SEXP {
+    return open_file_value(Rf_translateCharUTF8(STRING_ELT(path, 0)), CHAR(STRING_ELT(type, 0)),
+                           Rf_asReal(offset), Rf_asReal(length), attributes);
+  });
+}
+
+// lazy_file_write(x, path, header): the values of x (a lazy or plain double,
+// integer or logical vector) written after `header` (a raw vector) into a new file
+// that replaces `path` once complete. Returns the warnings of the evaluation.
+SEXP lazy_file_write_entry(SEXP x, SEXP path, SEXP header) {
+  return guarded([&]() -> SEXP {
+    const std::string to = Rf_translateCharUTF8(STRING_ELT(path, 0));
+    const std::string head(reinterpret_cast<const char*>(RAW(header)),
+                           static_cast<size_t>(XLENGTH(header)));
+    SEXP lazy = lazy_inside(x);
+    const gufunc_dtype dtype = lazy ? state_of(lazy).dtype : dtype_of(x, 1);
+    const intptr_t n = static_cast<intptr_t>(XLENGTH(x));
+    std::shared_ptr<engine::MappedFile> file =
+        engine::MappedFile::create(to, head, n * static_cast<intptr_t>(dtype_size(dtype)));
+    unsigned warnings = 0;
+    if (n == 0) {
+      // nothing to write
+    } else if (lazy != nullptr && values_of(lazy) == R_NilValue) {
+      warnings = evaluate_into(lazy, file->writable_data());
+    } else {
+      SEXP values = lazy != nullptr ? values_of(lazy) : x;
+      const engine::EvalOptions sequential;  // a copy: no threads, no rounds
+      engine::evaluate(input_node(values, 1), 0, n, file->writable_data(), sequential);
+    }
+    file->commit();
+    return warning_texts(warnings);
+  });
+}
+
+// list(path, type, offset, length) of lazy_file() value x (the reference its
+// serialization writes), or NULL for any other value.
+SEXP lazy_file_reference_entry(SEXP x) {
+  return guarded([&]() -> SEXP {
+    SEXP lazy = lazy_inside(x);
+    if (lazy == nullptr || !state_of(lazy).file) return R_NilValue;
+    return file_reference(lazy);
+  });
+}
+
+}  // namespace
+
+SEXP file_reference(SEXP x) {
+  const LazyState& s = state_of(x);
+  SEXP out = PROTECT(alloc_vector(VECSXP, 4));
+  SEXP names = PROTECT(alloc_vector(STRSXP, 4));
+  const char* fields[] = {"path", "type", "offset", "length"};
+  for (int i = 0; i < 4; ++i) SET_STRING_ELT(names, i, Rf_mkChar(fields[i]));
+  Rf_setAttrib(out, R_NamesSymbol, names);
+  SET_VECTOR_ELT(out, 0, Rf_mkString(s.file->path().c_str()));
+  SET_VECTOR_ELT(out, 1, Rf_mkString(s.dtype == GUFUNC_DOUBLE    ? "double"
+                                     : s.dtype == GUFUNC_INTEGER ? "integer"
+                                                                 : "logical"));
+  SET_VECTOR_ELT(out, 2, Rf_ScalarReal(static_cast<double>(s.file->offset())));
+  SET_VECTOR_ELT(out, 3, Rf_ScalarReal(static_cast<double>(s.length)));
+  UNPROTECT(2);
+  return out;
+}
+
+SEXP reopen_file_reference(SEXP reference, SEXP attributes) {
+  return open_file_value(Rf_translateCharUTF8(STRING_ELT(VECTOR_ELT(reference, 0), 0)),
+                         CHAR(STRING_ELT(VECTOR_ELT(reference, 1), 0)),
+                         Rf_asReal(VECTOR_ELT(reference, 2)), Rf_asReal(VECTOR_ELT(reference, 3)),
+                         attributes);
+}
+
+}  // namespace r
+}  // namespace gufunc
+
+GUFUNC_CALL_ENTRY(lazy_file_open, gufunc::r::lazy_file_open_entry, 5);
+GUFUNC_CALL_ENTRY(lazy_file_write, gufunc::r::lazy_file_write_entry, 3);
+GUFUNC_CALL_ENTRY(lazy_file_reference, gufunc::r::lazy_file_reference_entry, 1);
