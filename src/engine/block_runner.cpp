@@ -29,8 +29,9 @@ BlockRunner::BlockRunner(const Batch& b, intptr_t begin, char* out,
   gather_slot_.assign(b.values.size(), -1);
   for (size_t v = 0; v < b.values.size(); ++v) {
     const Value& val = b.values[v];
-    const bool gathered = val.kind == ValueKind::Input && val.node->length > 1 &&
-                          (val.node->view.is_block() || val.node->view.each > 1);
+    const bool gathered =
+        val.kind == ValueKind::Input && val.node->length > 1 &&
+        (val.node->view.is_block() || val.node->view.each > 1 || reads_file(val.node->view));
     if (gathered) {
       gather_slot_[v] = first_free + static_cast<int>(gathered_++);
     }
@@ -93,7 +94,7 @@ char* BlockRunner::pointer(int v, intptr_t pos, intptr_t count, char* scratch,
         return const_cast<char*>(view.data);
       }
       bool repeated = false;
-      if (view.in_place(pos, count, &repeated)) {
+      if (!reads_file(view) && view.in_place(pos, count, &repeated)) {
         if (repeated) *step = 0;
         return const_cast<char*>(view_element(view, pos, static_cast<size_t>(es)));
       }

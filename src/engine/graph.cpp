@@ -1,5 +1,6 @@
 // Graph nodes (see graph.hpp).
 #include "engine/graph.hpp"
+#include "engine/mapped_file.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -82,6 +83,11 @@ void read_view(const View& view, intptr_t begin, intptr_t end, char* out) {
       for (intptr_t k = 0; k < run; ++k) std::memcpy(out + (i - begin + k) * size, from, size);
       i += run;
     }
+    return;
+  }
+  if (reads_file(view)) {
+    read_file(view.file_fd, view.data - view.file_start + begin * static_cast<intptr_t>(size),
+              static_cast<size_t>(end - begin) * size, out);
     return;
   }
   if (!view.is_block()) {

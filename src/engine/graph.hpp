@@ -48,6 +48,12 @@ struct View {
   intptr_t column_step = 0;
   intptr_t each = 1;
   intptr_t row_roll = 0, column_roll = 0;
+  // A view of a mapped file (mapped_file.hpp): its descriptor, and where the file's
+  // first byte is mapped. Blocks of consecutive elements are read with pread() into
+  // block scratch rather than through the mapping, so they cost no page faults and
+  // no resident memory; everything else reads the mapping.
+  int file_fd = -1;
+  const char* file_start = nullptr;
 
   bool is_block() const { return rows > 0; }
   bool is_rolled() const { return row_roll != 0 || column_roll != 0; }
@@ -74,6 +80,11 @@ inline const char* view_element(const View& view, intptr_t i, size_t size) {
 
 // Copies elements [begin, end) of `view` (a single element: repeated) to `out`.
 void read_view(const View& view, intptr_t begin, intptr_t end, char* out);
+// Whether read_view() of `view` reads its file with pread() (a contiguous view of a
+// mapped file longer than one element).
+inline bool reads_file(const View& view) {
+  return view.file_fd >= 0 && !view.is_block() && view.each == 1 && view.length > 1;
+}
 
 // The positions a subassignment writes: `columns` runs of `rows` consecutive
 // elements, the first run at `first`, each `step` elements after the previous one

@@ -98,7 +98,25 @@ std::shared_ptr<MappedFile> MappedFile::create(const std::string& path, const st
 MappedFile::~MappedFile() {}
 void MappedFile::check_unchanged() const {}
 void MappedFile::commit() {}
+void read_file(int fd, intptr_t offset, size_t bytes, char* out) {
+  while (bytes > 0) {
+    const ssize_t got = pread(fd, out, bytes, static_cast<off_t>(offset));
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) throw Error("gufunc_file_error", "cannot read a mapped file: " + system_message());
+    if (got == 0) {
+      throw Error("gufunc_file_changed_error",
+                  "a file read by the evaluation was cut short while it ran");
+    }
+    bytes -= static_cast<size_t>(got);
+    offset += got;
+    out += got;
+  }
+}
+
 void MappedFile::release_pages() const {}
+void read_file(int, intptr_t, size_t, char*) {
+  throw Error("gufunc_file_error", "file-backed arrays are not supported on Windows yet");
+}
 
 #else
 
@@ -229,6 +247,21 @@ void MappedFile::commit() {
   if (fstat(fd_, &st) == 0) {
     mtime_ns_ = mtime_ns(st);
     inode_ = static_cast<int64_t>(st.st_ino);
+  }
+}
+
+void read_file(int fd, intptr_t offset, size_t bytes, char* out) {
+  while (bytes > 0) {
+    const ssize_t got = pread(fd, out, bytes, static_cast<off_t>(offset));
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) throw Error("gufunc_file_error", "cannot read a mapped file: " + system_message());
+    if (got == 0) {
+      throw Error("gufunc_file_changed_error",
+                  "a file read by the evaluation was cut short while it ran");
+    }
+    bytes -= static_cast<size_t>(got);
+    offset += got;
+    out += got;
   }
 }
 

@@ -35,6 +35,8 @@ class MappedFile {
   MappedFile& operator=(const MappedFile&) = delete;
 
   const char* data() const { return base_ + offset_; }
+  const char* start() const { return base_; }  // the file's first byte, mapped
+  int descriptor() const { return fd_; }
   char* writable_data() const { return writable_ ? base_ + offset_ : nullptr; }
   intptr_t bytes() const { return bytes_; }
   intptr_t offset() const { return offset_; }  // of the data, in bytes from the file's start
@@ -60,6 +62,11 @@ class MappedFile {
   int fd_ = -1;
   int64_t size_ = 0, mtime_ns_ = 0, inode_ = 0;  // the file as mapped
 };
+
+// Reads `bytes` bytes from byte `offset` of open file `fd` into `out` (pread, from
+// the page cache when the file is there). A read cut short (the file shrank under
+// the evaluation) throws gufunc_file_changed_error; any thread.
+void read_file(int fd, intptr_t offset, size_t bytes, char* out);
 
 // Every mapped file alive now: release_pages() on each (cheap when there is none).
 void release_mapped_pages();

@@ -60,6 +60,8 @@ SEXP open_file_value(const std::string& path, const std::string& type, double of
   view.dtype = dtype;
   view.length = n;
   view.buffer = file->data();
+  view.file_fd = file->descriptor();
+  view.file_start = file->start();
   SEXP x = PROTECT(new_lazy_vector(engine::make_input(view), leaves, attributes));
   state_of(x).file = file;
   UNPROTECT(2);
