@@ -9,14 +9,16 @@
 #'
 #' @section Files:
 #' * **NumPy `.npy`** files (any version of the format): `float64` (`'<f8'`) is read
-#'   as double, `int32` (`'<i4'`) as integer (NumPy's -2147483648 is R's `NA`).
+#'   as double, `int32` (`'<i4'`) as integer (NumPy's -2147483648 is R's `NA`),
+#'   `bool` and `uint8` as logical (0 is `FALSE`, anything else `TRUE`; these are
+#'   widened block by block as they are read, never viewed in place).
 #'   Arrays in Fortran order (`numpy.asfortranarray()`, or written by gufunc) are R
 #'   arrays of the same shape. An array of 2 or more dimensions in C order (NumPy's
 #'   default) is laid out as the transpose of R's array of that shape; it is refused
 #'   unless `c_order = "transpose"`, which reads the same bytes with the dims
 #'   reversed (for a matrix, the transpose `t()` of the NumPy array; in general
-#'   `aperm()` of it). Other types (`bool`, `uint8`, `float32`, `int64`,
-#'   big-endian data) are refused with an error naming the type.
+#'   `aperm()` of it). Other types (`float32`, `int64`, big-endian data, ...) are
+#'   refused with an error naming the type.
 #' * **Raw binary files**: give `type` and `dim` (or nothing, for a vector filling
 #'   the file): values in this machine's byte order, column-major, from byte
 #'   `offset`.
@@ -80,16 +82,18 @@ lazy_file <- function(path, type = NULL, dim = NULL, offset = 0, c_order = c("re
 
 # A lazy value over the .npy file at `path` whose header is `h`.
 npy_layout <- function(h, path, c_order, call) {
-  if (is.na(h$type) || h$descr %in% c("|b1", "|u1")) {
+  if (is.na(h$type)) {
     stop(errorCondition(
-      sprintf(paste0("file '%s' holds NumPy type '%s', which gufunc does not read: ",
-                     "it reads float64 ('<f8') as double and int32 ('<i4') as integer"),
+      sprintf(paste0("file '%s' holds NumPy type '%s', which gufunc does not read: it reads ",
+                     "float64 ('<f8') as double, int32 ('<i4') as integer, and bool ('|b1') ",
+                     "and uint8 ('|u1') as logical"),
               path, h$descr),
       class = c("gufunc_file_type_error", "gufunc_file_error", "gufunc_error"), call = call))
   }
   dim <- h$shape
   if (length(dim) >= 2L && !h$fortran_order) {
-    if (c_order == "refuse") {
+    # One layout for both orders when at most one dim is above 1 or none is 0.
+    if (c_order == "refuse" && prod(dim) > 0 && sum(dim > 1) > 1) {
       stop(errorCondition(
         sprintf(paste0("file '%s' holds a %s array in C order (NumPy's default), the ",
                        "transpose of R's layout: write it with numpy.asfortranarray(), or read ",
@@ -97,7 +101,7 @@ npy_layout <- function(h, path, c_order, call) {
                 paste(dim, collapse = " x "), paste(rev(dim), collapse = " x ")),
         class = c("gufunc_file_order_error", "gufunc_file_error", "gufunc_error"), call = call))
     }
-    dim <- rev(dim)
+    dim <- if (c_order == "transpose") rev(dim) else dim
   }
   length <- prod(dim)
   attrs <- if (length(dim) >= 2L) list(dim = as.integer(dim))

@@ -37,7 +37,8 @@
 #'   list of its `instructions`, the `split_reason` that ended it and `notes` on
 #'   gufunc blocks and where fusion stops), `inputs` (named by the inputs' names),
 #'   `block_size` (elements), `threads`, `bytes_read`, `bytes_written`,
-#'   `base_r_bytes`, the `state` of `x` and `graph`: the same evaluation as
+#'   `base_r_bytes`, `file_bytes_read` (of `bytes_read`, those read from files of
+#'   [lazy_file()] values, shown as `from file '...'` among the inputs), the `state` of `x` and `graph`: the same evaluation as
 #'   `values` (with their `names`) and the `steps` computing them, kernel by kernel.
 #'   Its `print()` method shows them; `print()` returns `x` invisibly.
 #' @export
@@ -122,9 +123,11 @@ format_plan_text <- function(x, n) {
     lines <- c(lines, sprintf("  -- %s", kernel$notes))
     if (nzchar(kernel$split_reason)) lines <- c(lines, paste0("  -- split: ", kernel$split_reason))
   }
-  c(lines, sprintf("memory traffic: reads %s, writes %s (base R would move %s)",
-                   format_bytes(x$bytes_read), format_bytes(x$bytes_written),
-                   format_bytes(x$base_r_bytes)))
+  c(lines, sprintf("memory traffic: reads %s%s, writes %s (base R would move %s)",
+                   format_bytes(x$bytes_read),
+                   if (x$file_bytes_read > 0) sprintf(" (%s of it from files)",
+                                                      format_bytes(x$file_bytes_read)) else "",
+                   format_bytes(x$bytes_written), format_bytes(x$base_r_bytes)))
 }
 
 # Which of `total` instructions a print of at most n shows: the first two thirds

@@ -109,8 +109,10 @@ slice_label <- function(dn, rank) {
 
 format_count <- function(n) format(n, big.mark = ",", scientific = FALSE, trim = TRUE)
 
-# "<gufunc_lazy double[1000 x 3], deferred>"
+# "<gufunc_lazy double[1000 x 3], deferred>", "... deferred, file 'x.npy'>"
 lazy_header <- function(x) {
-  sprintf("<gufunc_lazy %s, %s>", value_extent(x, plain_count),
-          if (.Call(C_lazy_is_vector, x)) lazy_state(x) else "materialized")
+  file <- .Call(C_lazy_file_reference, x)
+  sprintf("<gufunc_lazy %s, %s%s>", value_extent(x, plain_count),
+          if (.Call(C_lazy_is_vector, x)) lazy_state(x) else "materialized",
+          if (is.null(file)) "" else sprintf(", file '%s'", file$path))
 }

@@ -7,7 +7,8 @@
 npy_magic <- as.raw(c(0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59))  # \x93NUMPY
 
 # The element types gufunc reads, by NumPy's type string, as R types.
-npy_types <- c("<f8" = "double", "<i4" = "integer", "|b1" = "logical", "|u1" = "logical")
+# ("bytes": logical values stored one byte each, 0 is FALSE, anything else TRUE.)
+npy_types <- c("<f8" = "double", "<i4" = "integer", "|b1" = "bytes", "|u1" = "bytes")
 
 # What the header of the .npy file at `path` says: list(type (R's), descr, shape
 # (numbers), fortran_order, offset (of the data, in bytes)). `call` is the user's.

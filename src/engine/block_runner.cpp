@@ -89,7 +89,7 @@ char* BlockRunner::pointer(int v, intptr_t pos, intptr_t count, char* scratch,
                                    : reinterpret_cast<const char*>(&val.c_int));
     case ValueKind::Input: {
       const View& view = val.node->view;
-      if (view.length == 1) {
+      if (view.length == 1 && !view.bytes) {
         *step = 0;
         return const_cast<char*>(view.data);
       }

@@ -11,6 +11,7 @@
 #include "engine/block_iterations.hpp"
 #include "engine/block_size.hpp"
 #include "engine/evaluate.hpp"
+#include "engine/mapped_file.hpp"
 
 namespace gufunc {
 namespace engine {
@@ -29,6 +30,11 @@ std::string region_text(const Region& r) {
 
 std::string input_text(const View& view) {
   std::string text = std::string(dtype_name(view.dtype)) + "[" + std::to_string(view.length) + "]";
+  if (view.file_fd >= 0) {
+    const MappedFile* file = mapped_file_holding(view.data);
+    text += " from file '" + (file ? file->path() : std::string("?")) + "'";
+    if (view.bytes) text += " (one byte per value)";
+  }
   if (view.each > 1) {
     text += " (view: each element " + std::to_string(view.each) + " times)";
   } else if (view.is_block() && view.column_step == 0) {
@@ -94,7 +100,12 @@ class Describer {
       plan_.kernels.push_back(kernel);
     }
     for (const Value& v : b.values) {
-      if (v.kind == ValueKind::Input) plan_.bytes_read += bytes_of(*v.node);  // once per batch
+      if (v.kind != ValueKind::Input) continue;
+      plan_.bytes_read += bytes_of(*v.node);  // once per batch
+      const View& view = v.node->view;
+      if (view.file_fd >= 0) {
+        plan_.file_bytes_read += view.bytes ? static_cast<double>(view.length) : bytes_of(*v.node);
+      }
     }
     plan_.bytes_written += root.kind == NodeKind::Reduce ? 0 : bytes_of(root);
     for (int t = 0; t < b.temps; ++t) {

@@ -78,6 +78,7 @@ struct Plan {
   size_t block_size = 0;
   int threads = 1;
   double bytes_read = 0, bytes_written = 0;  // by the fused evaluation
+  double file_bytes_read = 0;                // of them, from files (lazy_file())
   double base_r_bytes = 0;                   // by base R, one temporary per operation
   PlanGraph graph;                           // the same evaluation as values and steps
 };

@@ -50,6 +50,7 @@ Node::~Node() {
 
 bool View::in_place(intptr_t pos, intptr_t count, bool* repeated) const {
   *repeated = false;
+  if (bytes) return false;
   if (each > 1) {
     *repeated = pos / each == (pos + count - 1) / each;
     return *repeated;
@@ -71,7 +72,7 @@ intptr_t View::span_bytes() const {
 void read_view(const View& view, intptr_t begin, intptr_t end, char* out) {
   const size_t size = dtype_size(view.dtype);
   if (end <= begin) return;  // an empty input may have no data pointer at all
-  if (view.length == 1) {
+  if (view.length == 1 && !view.bytes) {
     for (intptr_t i = begin; i < end; ++i) std::memcpy(out + (i - begin) * size, view.data, size);
     return;
   }
@@ -86,8 +87,14 @@ void read_view(const View& view, intptr_t begin, intptr_t end, char* out) {
     return;
   }
   if (reads_file(view)) {
-    read_file(view.file_fd, view.data - view.file_start + begin * static_cast<intptr_t>(size),
-              static_cast<size_t>(end - begin) * size, out);
+    const intptr_t stored = view.bytes ? 1 : static_cast<intptr_t>(size);
+    const size_t count = static_cast<size_t>(end - begin);
+    read_file(view.file_fd, view.data - view.file_start + begin * stored, count * stored, out);
+    if (view.bytes) {  // widen in place, from the last: value k goes where no byte is unread
+      int* values = reinterpret_cast<int*>(out);
+      const unsigned char* bytes = reinterpret_cast<const unsigned char*>(out);
+      for (size_t k = count; k-- > 0;) values[k] = bytes[k] != 0;
+    }
     return;
   }
   if (!view.is_block()) {

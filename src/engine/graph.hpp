@@ -54,6 +54,9 @@ struct View {
   // no resident memory; everything else reads the mapping.
   int file_fd = -1;
   const char* file_start = nullptr;
+  // Logical values stored one byte each (NumPy's bool and uint8, of a file): read
+  // as 0 / 1 through read_view() only, never in place.
+  bool bytes = false;
 
   bool is_block() const { return rows > 0; }
   bool is_rolled() const { return row_roll != 0 || column_roll != 0; }
@@ -81,9 +84,10 @@ inline const char* view_element(const View& view, intptr_t i, size_t size) {
 // Copies elements [begin, end) of `view` (a single element: repeated) to `out`.
 void read_view(const View& view, intptr_t begin, intptr_t end, char* out);
 // Whether read_view() of `view` reads its file with pread() (a contiguous view of a
-// mapped file longer than one element).
+// mapped file longer than one element, or of bytes).
 inline bool reads_file(const View& view) {
-  return view.file_fd >= 0 && !view.is_block() && view.each == 1 && view.length > 1;
+  return view.file_fd >= 0 && !view.is_block() && view.each == 1 &&
+         (view.length > 1 || view.bytes);
 }
 
 // The positions a subassignment writes: `columns` runs of `rows` consecutive

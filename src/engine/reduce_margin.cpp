@@ -167,8 +167,8 @@ void fold_row_block(const MarginReduction& r, const T* data, intptr_t column_ste
 // A value read where it is: memory of consecutive elements.
 const char* in_memory(const Node& root) {
   const View& v = root.view;
-  return root.kind == NodeKind::Input && !v.is_block() && v.each == 1 && root.length > 1 ? v.data
-                                                                                         : nullptr;
+  const bool consecutive = !v.is_block() && v.each == 1 && !v.bytes;
+  return root.kind == NodeKind::Input && consecutive && root.length > 1 ? v.data : nullptr;
 }
 
 }  // namespace

@@ -17,10 +17,12 @@ namespace r {
 
 namespace {
 
+// File types: "double" (8 bytes), "integer", "logical" (4 bytes), "bytes" (logical
+// values of one byte each, 0 FALSE, others TRUE).
 gufunc_dtype dtype_named(const std::string& type) {
   if (type == "double") return GUFUNC_DOUBLE;
   if (type == "integer") return GUFUNC_INTEGER;
-  if (type == "logical") return GUFUNC_LOGICAL;
+  if (type == "logical" || type == "bytes") return GUFUNC_LOGICAL;
   throw Error("gufunc_internal_error", "unknown file type '" + type + "'");
 }
 
@@ -46,7 +48,7 @@ SEXP file_owner(const std::shared_ptr<const engine::MappedFile>& f) {
 SEXP open_file_value(const std::string& path, const std::string& type, double offset,
                      double length, SEXP attributes) {
   const gufunc_dtype dtype = dtype_named(type);
-  const double width = static_cast<double>(dtype_size(dtype));
+  const double width = type == "bytes" ? 1.0 : static_cast<double>(dtype_size(dtype));
   if (!(length >= 0) || length * width > 9.0e18 || !(offset >= 0) || offset > 9.0e18) {
     throw Error("gufunc_file_error", "file '" + path + "': its data do not fit in memory");
   }
@@ -62,8 +64,10 @@ SEXP open_file_value(const std::string& path, const std::string& type, double of
   view.buffer = file->data();
   view.file_fd = file->descriptor();
   view.file_start = file->start();
+  view.bytes = type == "bytes";
   SEXP x = PROTECT(new_lazy_vector(engine::make_input(view), leaves, attributes));
   state_of(x).file = file;
+  state_of(x).file_type = type;
   UNPROTECT(2);
   return x;
 }
@@ -124,9 +128,7 @@ SEXP file_reference(SEXP x) {
   for (int i = 0; i < 4; ++i) SET_STRING_ELT(names, i, Rf_mkChar(fields[i]));
   Rf_setAttrib(out, R_NamesSymbol, names);
   SET_VECTOR_ELT(out, 0, Rf_mkString(s.file->path().c_str()));
-  SET_VECTOR_ELT(out, 1, Rf_mkString(s.dtype == GUFUNC_DOUBLE    ? "double"
-                                     : s.dtype == GUFUNC_INTEGER ? "integer"
-                                                                 : "logical"));
+  SET_VECTOR_ELT(out, 1, Rf_mkString(s.file_type.c_str()));
   SET_VECTOR_ELT(out, 2, Rf_ScalarReal(static_cast<double>(s.file->offset())));
   SET_VECTOR_ELT(out, 3, Rf_ScalarReal(static_cast<double>(s.length)));
   UNPROTECT(2);

@@ -179,10 +179,11 @@ SEXP lazy_plan_data_entry(SEXP x) {
                             steps_data(plan.graph.steps), Rf_ScalarReal(plan.graph.result + 1)}));
     SEXP out = named_list(
         {"kernels", "inputs", "block_size", "threads", "bytes_read", "bytes_written",
-         "base_r_bytes", "state", "graph"},
+         "base_r_bytes", "file_bytes_read", "state", "graph"},
         {kernels, strings(plan.inputs), Rf_ScalarReal(static_cast<double>(plan.block_size)),
          Rf_ScalarInteger(plan.threads), Rf_ScalarReal(plan.bytes_read),
          Rf_ScalarReal(plan.bytes_written), Rf_ScalarReal(plan.base_r_bytes),
+         Rf_ScalarReal(plan.file_bytes_read),
          strings({lazy != nullptr ? describe_lazy(lazy) : "plain"}), graph});
     UNPROTECT(2);
     return out;

@@ -51,6 +51,7 @@ struct LazyState {
   std::shared_ptr<unsigned> warned = std::make_shared<unsigned>(0);
   // lazy_file() of a whole file: the file its values are (serialized as its path).
   std::shared_ptr<const engine::MappedFile> file;
+  std::string file_type;  // its values as stored: "double", "integer" or "bytes"
 };
 
 // The bits of `bits` not yet raised for s, now counted as raised.

@@ -165,6 +165,7 @@ bool pick_of(SEXP index, R_xlen_t length, Pick* pick) {
 bool narrowed(engine::View* view, const Pick& pick) {
   const intptr_t size = static_cast<intptr_t>(dtype_size(view->dtype));
   if (view->each > 1 || (view->is_block() && view->column_step == 0)) return false;  // rep()
+  if (view->bytes) return false;  // a file of bytes: picked elements are read, widened
   if (view->is_rolled()) {
     // Only the whole of a circular shift is one.
     return !pick.rolled() && pick.first == 0 && pick.columns == 1 && pick.rows == view->length;
