@@ -24,6 +24,13 @@
 #'   `offset`.
 #' * **bigstatsr's `FBM`** file-backed matrices of type `"double"` or `"integer"`:
 #'   pass the `FBM` object.
+#' * **HDF5** datasets (give `dataset`; needs the hdf5r package) of 64-bit floats
+#'   or 32-bit integers, little-endian, with hdf5r's dims (R's order). A dataset
+#'   stored contiguously without filters is mapped where it is in the file. A
+#'   chunked or compressed one is first decompressed, a slab of about 2^22 values
+#'   at a time, into a raw file in [tempdir()] (removed with the session), which is
+#'   mapped instead: one pass over the dataset at `lazy_file()`, bounded memory, and
+#'   disk space for the values; such a value is saved as its values.
 #'
 #' A file-backed value is read-only and stays deferred: [lazy_state()] is
 #' `"deferred"`, `x[i]`, `head()`, printing and [lazy_plan()] read only what they
@@ -50,6 +57,8 @@
 #' @param offset For raw binary files: bytes to skip before the data.
 #' @param c_order For `.npy` arrays in C order: `"refuse"` (the default) or
 #'   `"transpose"` (see Files).
+#' @param dataset For HDF5 files: the name of the dataset (e.g. `"temps"` or
+#'   `"group/temps"`).
 #' @return A lazy value (see [lazy()]) with the file's dims.
 #' @seealso [materialize()] with `file =` to write results; the `out_of_core.R`
 #'   benchmark in the installed `benchmarks` folder.
@@ -62,7 +71,8 @@
 #' mean(sqrt(y) + 1) # one streamed pass over the file
 #' identical(materialize(y[1:3, ]), materialize(x)[1:3, ])
 #' unlink(f)
-lazy_file <- function(path, type = NULL, dim = NULL, offset = 0, c_order = c("refuse", "transpose")) {
+lazy_file <- function(path, type = NULL, dim = NULL, offset = 0,
+                      c_order = c("refuse", "transpose"), dataset = NULL) {
   call <- sys.call()
   c_order <- match.arg(c_order)
   if (inherits(path, "FBM")) return(lazy_fbm(path, call))
@@ -72,6 +82,7 @@ lazy_file <- function(path, type = NULL, dim = NULL, offset = 0, c_order = c("re
                    class = c("gufunc_file_error"), call = call)
   }
   path <- normalizePath(path, mustWork = TRUE)
+  if (!is.null(dataset)) return(lazy_hdf5(path, dataset, call))
   if (is.null(type)) {
     h <- read_npy_header(path, call)
     npy_layout(h, path, c_order, call)
@@ -110,7 +121,7 @@ npy_layout <- function(h, path, c_order, call) {
 }
 
 # A lazy value over a raw binary file of `type` values with dims `dim`.
-raw_layout <- function(path, type, dim, offset, call) {
+raw_layout <- function(path, type, dim, offset, call, by_reference = TRUE) {
   if (!is.character(type) || length(type) != 1L || !type %in% c("double", "integer")) {
     abort_argument("type", sprintf("must be \"double\" or \"integer\", not %s", describe(type)),
                    call = call)
@@ -139,7 +150,7 @@ raw_layout <- function(path, type, dim, offset, call) {
     length <- prod(dim)
     attrs <- if (length(dim) >= 2L) list(dim = as.integer(dim))
   }
-  open_file_value(path, type, offset, length, attrs)
+  open_file_value(path, type, offset, length, attrs, by_reference)
 }
 
 # A lazy value over a bigstatsr FBM (a raw column-major file of its type).
@@ -161,8 +172,10 @@ check_dims_fit <- function(dim, path, call) {
   }
 }
 
-open_file_value <- function(path, type, offset, length, attrs) {
-  .Call(C_lazy_file_open, path, type, as.numeric(offset), as.numeric(length), attrs)
+# by_reference: saved as the file's path and layout (else as its values).
+open_file_value <- function(path, type, offset, length, attrs, by_reference = TRUE) {
+  .Call(C_lazy_file_open, path, type, as.numeric(offset), as.numeric(length), attrs,
+        by_reference)
 }
 
 # materialize(x, file = ): the values of x streamed into a new .npy file at `file`

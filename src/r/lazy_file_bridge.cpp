@@ -46,7 +46,7 @@ SEXP file_owner(const std::shared_ptr<const engine::MappedFile>& f) {
 
 // A lazy vector over `length` values of `type` at byte `offset` of the file at `path`.
 SEXP open_file_value(const std::string& path, const std::string& type, double offset,
-                     double length, SEXP attributes) {
+                     double length, SEXP attributes, bool by_reference) {
   const gufunc_dtype dtype = dtype_named(type);
   const double width = type == "bytes" ? 1.0 : static_cast<double>(dtype_size(dtype));
   if (!(length >= 0) || length * width > 9.0e18 || !(offset >= 0) || offset > 9.0e18) {
@@ -66,17 +66,22 @@ SEXP open_file_value(const std::string& path, const std::string& type, double of
   view.file_start = file->start();
   view.bytes = type == "bytes";
   SEXP x = PROTECT(new_lazy_vector(engine::make_input(view), leaves, attributes));
-  state_of(x).file = file;
-  state_of(x).file_type = type;
+  if (by_reference) {
+    state_of(x).file = file;
+    state_of(x).file_type = type;
+  }
   UNPROTECT(2);
   return x;
 }
 
-// lazy_file_open(path, type, offset, length, attributes): see open_file_value().
-SEXP lazy_file_open_entry(SEXP path, SEXP type, SEXP offset, SEXP length, SEXP attributes) {
+// lazy_file_open(path, type, offset, length, attributes, by_reference): see
+// open_file_value(); by_reference: saved as the file's reference (else as values).
+SEXP lazy_file_open_entry(SEXP path, SEXP type, SEXP offset, SEXP length, SEXP attributes,
+                          SEXP by_reference) {
   return guarded([&]() -> SEXP {
     return open_file_value(Rf_translateCharUTF8(STRING_ELT(path, 0)), CHAR(STRING_ELT(type, 0)),
-                           Rf_asReal(offset), Rf_asReal(length), attributes);
+                           Rf_asReal(offset), Rf_asReal(length), attributes,
+                           Rf_asLogical(by_reference) == TRUE);
   });
 }
 
@@ -139,12 +144,12 @@ SEXP reopen_file_reference(SEXP reference, SEXP attributes) {
   return open_file_value(Rf_translateCharUTF8(STRING_ELT(VECTOR_ELT(reference, 0), 0)),
                          CHAR(STRING_ELT(VECTOR_ELT(reference, 1), 0)),
                          Rf_asReal(VECTOR_ELT(reference, 2)), Rf_asReal(VECTOR_ELT(reference, 3)),
-                         attributes);
+                         attributes, true);
 }
 
 }  // namespace r
 }  // namespace gufunc
 
-GUFUNC_CALL_ENTRY(lazy_file_open, gufunc::r::lazy_file_open_entry, 5);
+GUFUNC_CALL_ENTRY(lazy_file_open, gufunc::r::lazy_file_open_entry, 6);
 GUFUNC_CALL_ENTRY(lazy_file_write, gufunc::r::lazy_file_write_entry, 3);
 GUFUNC_CALL_ENTRY(lazy_file_reference, gufunc::r::lazy_file_reference_entry, 1);

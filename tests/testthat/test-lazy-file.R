@@ -290,3 +290,49 @@ test_that("a write killed in a child process leaves no file under its name", {
   Sys.sleep(0.5)
   expect_identical(readLines(f), "the old file")
 })
+
+test_that("HDF5 datasets: contiguous ones mapped in place, chunked ones unpacked", {
+  skip_if_not_installed("hdf5r")
+  f <- tempfile(fileext = ".h5")
+  on.exit(unlink(f))
+  m <- matrix(rnorm(6e4), 300)
+  a <- array(sample(c(1:9, NA), 3e5, TRUE), c(50, 60, 100))
+  h <- hdf5r::H5File$new(f, "w")
+  h$create_dataset("flat", robj = m, chunk_dims = NULL)
+  h$create_group("packed")
+  h$create_dataset("packed/ints", robj = a, chunk_dims = c(50, 10, 7), gzip_level = 4)
+  h$create_dataset("single", robj = array(runif(10), c(2, 5)), dtype = hdf5r::h5types$H5T_IEEE_F32LE,
+                   chunk_dims = NULL)
+  h$close_all()
+  x <- lazy_file(f, dataset = "flat")
+  expect_identical(materialize(x), m)
+  expect_identical(mean(x * 2), mean(m * 2))
+  expect_output(print(x), basename(f), fixed = TRUE)  # the HDF5 file itself is mapped
+  y <- lazy_file(f, dataset = "packed/ints")
+  expect_identical(materialize(y), a)
+  expect_identical(colSums(y, dims = 2, na.rm = TRUE), colSums(a, dims = 2, na.rm = TRUE))
+  s <- tempfile()
+  on.exit(unlink(s), add = TRUE)
+  saveRDS(y, s)  # an unpacked copy is saved as its values
+  expect_identical(materialize(readRDS(s)), a)
+  expect_error(lazy_file(f, dataset = "single"), class = "gufunc_file_type_error")
+  expect_error(lazy_file(f, dataset = "none"), class = "gufunc_file_error")
+  expect_error(lazy_file(f, dataset = "no/such/group"), class = "gufunc_file_error")
+  expect_error(lazy_file(npy("f8_vector.npy"), dataset = "x"), class = "gufunc_file_format_error")
+})
+
+test_that("bigstatsr FBMs are read where they are", {
+  f <- tempfile()
+  on.exit(unlink(f))
+  m <- matrix(rnorm(500), 50)
+  writeBin(as.vector(m), f)
+  # The fields lazy_file() reads of an FBM (a reference class object in bigstatsr).
+  fake <- structure(list(backingfile = f, type = c(double = 8L), nrow = 50, ncol = 10),
+                    class = "FBM")
+  expect_identical(materialize(lazy_file(fake)), m)
+  fake$type <- c("unsigned char" = 1L)
+  expect_error(lazy_file(fake), class = "gufunc_file_type_error")
+  skip_if_not_installed("bigstatsr")
+  X <- bigstatsr::FBM(50, 10, init = m)
+  expect_identical(materialize(lazy_file(X) * 2), m * 2)
+})

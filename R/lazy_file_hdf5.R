@@ -1,0 +1,63 @@
+# HDF5 datasets as file-backed lazy values, through hdf5r (Suggests). A dataset
+# stored contiguously and unfiltered is raw values at an offset of the file: it is
+# mapped where it is. A chunked or compressed one is decompressed once, slab by
+# slab (bounded memory), into a raw file in tempdir(), which is mapped instead.
+
+# lazy_file(path, dataset = ) of an HDF5 file.
+lazy_hdf5 <- function(path, dataset, call) {
+  if (!requireNamespace("hdf5r", quietly = TRUE)) {
+    stop(errorCondition(sprintf("reading the HDF5 file '%s' needs the hdf5r package: install.packages(\"hdf5r\")", path),
+                        class = c("gufunc_file_error", "gufunc_error"), call = call))
+  }
+  check_string(dataset, "dataset", call = call)
+  h <- tryCatch(hdf5r::H5File$new(path, "r"), error = function(e) {
+    stop(errorCondition(sprintf("file '%s' is not an HDF5 file hdf5r can open: %s", path,
+                                conditionMessage(e)),
+                        class = c("gufunc_file_format_error", "gufunc_file_error", "gufunc_error"),
+                        call = call))
+  })
+  on.exit(h$close_all())
+  if (!isTRUE(tryCatch(h$exists(dataset), error = function(e) FALSE))) {
+    abort_argument("dataset", sprintf("must name a dataset of '%s': '%s' is not one", path, dataset),
+                   class = "gufunc_file_error", call = call)
+  }
+  d <- h[[dataset]]
+  stored <- d$get_type()$to_text()
+  type <- c(H5T_IEEE_F64LE = "double", H5T_STD_I32LE = "integer")[stored]
+  if (is.na(type)) {
+    stop(errorCondition(sprintf(paste0("dataset '%s' of '%s' holds %s values, which gufunc does not ",
+                                       "read: it reads 64-bit little-endian floats as double and ",
+                                       "32-bit little-endian integers as integer"),
+                                dataset, path, stored),
+                        class = c("gufunc_file_type_error", "gufunc_file_error", "gufunc_error"),
+                        call = call))
+  }
+  dims <- d$dims
+  plist <- d$get_create_plist()
+  contiguous <- as.character(plist$get_layout()) == "H5D_CONTIGUOUS" && plist$get_nfilters() == 0L
+  offset <- if (contiguous) tryCatch(as.numeric(d$get_offset()), error = function(e) NA)
+  if (contiguous && !is.na(offset)) {
+    return(raw_layout(path, type, dims, offset, call))
+  }
+  copy <- tempfile("hdf5-", fileext = ".raw")
+  unpack_hdf5(d, dims, type, copy)
+  # The copy is gufunc's own: the value is saved as its values, not as the copy.
+  raw_layout(copy, type, dims, 0, call, by_reference = FALSE)
+}
+
+# Writes the values of dataset d (dims `dims`) to `file`, raw, slabs of at most
+# about 2^22 values along its last dim at a time.
+unpack_hdf5 <- function(d, dims, type, file) {
+  con <- file(file, "wb")
+  on.exit(close(con))
+  k <- length(dims)
+  if (prod(dims) == 0) return(invisible())
+  per_slice <- prod(dims[-k])
+  step <- max(1, floor(2^22 / per_slice))
+  whole <- rep(list(quote(expr = )), k - 1L)
+  for (first in seq(1, dims[k], by = step)) {
+    slab <- d$read(args = c(whole, list(first:min(dims[k], first + step - 1))))
+    writeBin(if (type == "double") as.double(slab) else as.integer(slab), con)
+  }
+  invisible()
+}
