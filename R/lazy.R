@@ -113,6 +113,11 @@
 #'   an error, Ctrl-C or a crash leaves an existing file of that name as it was.
 #'   Doubles are written as float64, integers and logicals as int32 (NumPy has no
 #'   logical type with `NA`; they read back as integers).
+#' @param dataset For `materialize()` with `file`: `NULL` (the default) to write a
+#'   `.npy` file, or the name of the dataset to write an HDF5 file of (through the
+#'   hdf5r package): a new file holding that one dataset, chunked, written a slab
+#'   of about 2^22 values at a time (each computed when written), under a
+#'   temporary name until complete.
 #' @return `lazy()`: a lazy value of class `"gufunc_lazy"` with the attributes of
 #'   `x`. `is_lazy()`: `TRUE` or `FALSE`. `materialize()`: the plain values with the
 #'   attributes of `x` but the `"gufunc_lazy"` class; `x` itself when it is not lazy.
@@ -147,8 +152,8 @@ is_lazy <- function(x) inherits(x, "gufunc_lazy") && .Call(C_lazy_is_vector, x)
 
 #' @rdname lazy
 #' @export
-materialize <- function(x, file = NULL) {
-  if (!is.null(file)) return(materialize_to_file(x, file, sys.call()))
+materialize <- function(x, file = NULL, dataset = NULL) {
+  if (!is.null(file)) return(materialize_to_file(x, file, dataset, sys.call()))
   if (.Call(C_lazy_is_vector, x)) {
     res <- .Call(C_lazy_materialize, x)
     if (length(res[[2L]]) > 0L) raise_warnings(res[[2L]], sys.call())

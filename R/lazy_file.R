@@ -179,8 +179,9 @@ open_file_value <- function(path, type, offset, length, attrs, by_reference = TR
 }
 
 # materialize(x, file = ): the values of x streamed into a new .npy file at `file`
-# (replacing one there only when complete); returns lazy_file(file).
-materialize_to_file <- function(x, file, call) {
+# (replacing one there only when complete); returns lazy_file(file). With a
+# dataset name, an HDF5 file of that one dataset (lazy_file_hdf5.R).
+materialize_to_file <- function(x, file, dataset, call) {
   check_string(file, "file", call = call)
   if (!typeof(x) %in% c("double", "integer", "logical") ||
       (!inherits(x, "gufunc_lazy") && !is.null(attr(x, "class")))) {
@@ -193,6 +194,7 @@ materialize_to_file <- function(x, file, call) {
                    class = "gufunc_file_error", call = call)
   }
   file <- file.path(normalizePath(dir, mustWork = TRUE), basename(file))
+  if (!is.null(dataset)) return(write_hdf5(x, file, dataset, call))
   type <- if (typeof(x) == "double") "double" else "integer"
   header <- npy_header(type, dim(x), length(x))
   warnings <- .Call(C_lazy_file_write, x, file, header)

@@ -61,3 +61,44 @@ unpack_hdf5 <- function(d, dims, type, file) {
   }
   invisible()
 }
+
+# materialize(x, file =, dataset =): a new HDF5 file at `file` with dataset
+# `dataset` holding the values of x, written slab by slab along its last dim (each
+# slab of a lazy x computed when written) into a temporary file renamed when complete.
+write_hdf5 <- function(x, file, dataset, call) {
+  if (!requireNamespace("hdf5r", quietly = TRUE)) {
+    stop(errorCondition("writing HDF5 files needs the hdf5r package: install.packages(\"hdf5r\")",
+                        class = c("gufunc_file_error", "gufunc_error"), call = call))
+  }
+  check_string(dataset, "dataset", call = call)
+  dims <- if (is.null(dim(x))) length(x) else dim(x)
+  k <- length(dims)
+  per_slice <- prod(dims[-k])
+  step <- max(1, floor(2^22 / max(per_slice, 1)))
+  temp <- file.path(dirname(file), sprintf(".%s.part-%d", basename(file), Sys.getpid()))
+  on.exit(unlink(temp))
+  h <- hdf5r::H5File$new(temp, "w")
+  closed <- FALSE
+  on.exit(if (!closed) h$close_all(), add = TRUE, after = FALSE)
+  type <- if (typeof(x) == "double") hdf5r::h5types$H5T_IEEE_F64LE else hdf5r::h5types$H5T_STD_I32LE
+  chunk <- pmax(1, pmin(dims, c(dims[-k], step)))
+  d <- h$create_dataset(dataset, dims = dims, dtype = type,
+                        chunk_dims = if (prod(dims) > 0) chunk else NULL)
+  whole <- rep(list(quote(expr = )), k - 1L)
+  if (prod(dims) > 0) {
+    for (first in seq(1, dims[k], by = step)) {
+      at <- first:min(dims[k], first + step - 1)
+      slab <- if (k == 1L) x[at] else do.call(`[`, c(list(x), whole, list(at, drop = FALSE)))
+      slab <- materialize(slab)
+      if (typeof(slab) == "logical") storage.mode(slab) <- "integer"
+      d$write(args = c(whole, list(at)), value = slab)
+    }
+  }
+  h$close_all()
+  closed <- TRUE
+  if (!file.rename(temp, file)) {
+    stop(errorCondition(sprintf("file '%s': cannot give it its name", file),
+                        class = c("gufunc_file_error", "gufunc_error"), call = call))
+  }
+  lazy_file(file, dataset = dataset)
+}

@@ -336,3 +336,22 @@ test_that("bigstatsr FBMs are read where they are", {
   X <- bigstatsr::FBM(50, 10, init = m)
   expect_identical(materialize(lazy_file(X) * 2), m * 2)
 })
+
+test_that("materialize(x, file =, dataset =) writes an HDF5 file slab by slab", {
+  skip_if_not_installed("hdf5r")
+  d <- tempfile()
+  dir.create(d)
+  on.exit(unlink(d, recursive = TRUE))
+  f <- file.path(d, "out.h5")
+  a <- array(runif(6e4), c(20, 30, 100))
+  y <- materialize(sqrt(lazy(a)) + 1, file = f, dataset = "r")
+  expect_identical(materialize(y), sqrt(a) + 1)
+  h <- hdf5r::H5File$new(f, "r")
+  expect_identical(h[["r"]][, , ], sqrt(a) + 1)  # hdf5r reads it back itself
+  h$close_all()
+  expect_identical(materialize(materialize(lazy(1:10) * 2L, file = f, dataset = "v")),
+                   (1:10) * 2L)
+  expect_identical(list.files(d, all.files = TRUE, no.. = TRUE), "out.h5")
+  expect_warning(z <- materialize(log(lazy(c(-1, 1))), file = f, dataset = "w"), "NaNs produced")
+  expect_identical(materialize(z), suppressWarnings(log(c(-1, 1))))
+})
