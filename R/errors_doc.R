@@ -37,6 +37,17 @@
 #'   \item{`gufunc_depth_error`}{A lazy value nests too many gufunc calls to be
 #'     evaluated: `materialize()` an intermediate value.}
 #'   \item{`gufunc_memory_error`}{Memory for a result could not be allocated.}
+#'   \item{`gufunc_file_error`}{A file of [lazy_file()] or `materialize(file =)`
+#'     cannot be opened, read, mapped or written (missing, too short for its data,
+#'     no space left on the device); the message names the file. Subclasses:
+#'     `gufunc_file_format_error` (not a `.npy` or HDF5 file gufunc can read: bad
+#'     magic string, header, version or shape), `gufunc_file_type_error` (a type
+#'     gufunc does not read, such as float32 or big-endian values),
+#'     `gufunc_file_order_error` (a `.npy` array in C order, see [lazy_file()]).}
+#'   \item{`gufunc_file_changed_error`}{A file a lazy value reads has another size,
+#'     modification time or inode than when [lazy_file()] mapped it (checked before
+#'     each evaluation): call [lazy_file()] again. A file cut short while an
+#'     evaluation reads it stops that evaluation with a `gufunc_kernel_error` saying so.}
 #'   \item{`gufunc_interrupt`}{An evaluation stopped without R's own interrupt to
 #'     deliver (a stop requested from C code); Ctrl-C itself is R's interrupt.}
 #'   \item{`gufunc_internal_error`}{A bug in gufunc: please report it with the code
