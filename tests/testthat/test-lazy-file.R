@@ -355,3 +355,24 @@ test_that("materialize(x, file =, dataset =) writes an HDF5 file slab by slab", 
   expect_warning(z <- materialize(log(lazy(c(-1, 1))), file = f, dataset = "w"), "NaNs produced")
   expect_identical(materialize(z), suppressWarnings(log(c(-1, 1))))
 })
+
+test_that("a file cut short during an evaluation stops it with an error", {
+  skip_on_os("windows")
+  f <- tempfile(fileext = ".npy")
+  on.exit(unlink(f))
+  x <- materialize(lazy(runif(4e6)), file = f)
+  cut <- FALSE
+  old <- options(gufunc.progress = function(done, total) {
+    if (!cut) {
+      cut <<- TRUE
+      close(file(f, "w"))  # truncated to nothing between two rounds
+    }
+  })
+  on.exit(options(old), add = TRUE)
+  y <- x
+  for (i in 1:100) y <- sqrt(y * y + 1)  # over half a second: progress is reported
+  expect_error(sum(y), "cut short", class = "gufunc_kernel_error")
+  expect_true(cut)
+  options(old)
+  expect_error(sum(x), class = "gufunc_file_changed_error")
+})
