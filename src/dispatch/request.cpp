@@ -108,8 +108,8 @@ int call_variant(const Instance& k, char** args, const intptr_t* dimensions, con
   return nd_kernel(k.set, variant)(stack, k.set.state, ctx);
 }
 
-int call_kernel(const Instance& k, char** args, const intptr_t* dimensions,
-                const intptr_t* steps, gufunc_context* ctx) {
+int call_kernel(const Instance& k, char** args, const intptr_t* dimensions, const intptr_t* steps,
+                gufunc_context* ctx) {
   if (check_dims(k, dimensions + 1, ctx) != 0) return -1;
   int status;
   if (choose_variant(k.set, true, true) == Variant::Strided) {

@@ -119,8 +119,8 @@ int eigen_loop(char** args, const intptr_t* dims, const intptr_t* steps, void* d
     char* values = args[1];
     char* vectors = args[2];
     for (intptr_t l = 0; l < len; ++l, x += steps[0], values += steps[1], vectors += steps[2]) {
-      const SliceResult r =
-          eigen_slice(x, steps, values, vectors, n, work.get(), work.get() + n * n, order.get(), &poll);
+      const SliceResult r = eigen_slice(x, steps, values, vectors, n, work.get(),
+                                        work.get() + n * n, order.get(), &poll);
       if (r == SliceResult::Stopped) return gufunc_stopped(ctx);
       if (r == SliceResult::NotFinite) {
         return gufunc_error_at(ctx, l, "the matrix has infinite or missing values");

@@ -78,8 +78,8 @@ int det_loop(char** args, const intptr_t* dims, const intptr_t* steps, void* dat
 
 // Factors slice `l`'s matrix (already in `lu`) and checks it can be solved, with
 // base R's wording; returns -1 with the error set otherwise.
-int factor_solvable(double* lu, intptr_t n, intptr_t* piv, double* work, intptr_t l,
-                    StopPoll* poll, gufunc_context* ctx) {
+int factor_solvable(double* lu, intptr_t n, intptr_t* piv, double* work, intptr_t l, StopPoll* poll,
+                    gufunc_context* ctx) {
   if (!all_finite(lu, n * n)) {
     return gufunc_error_at(ctx, l, "the matrix has non-finite values (NA, NaN or Inf)");
   }
