@@ -26,7 +26,12 @@ cpp_cache$stats <- c(compiled = 0, loaded_from_disk = 0, reused_in_session = 0)
 #' * each param as `const double <name>`;
 #' * `fail("format", ...)`, which ends the kernel with an error naming the slice
 #'   (the call then fails with an error of class `gufunc_kernel_error`);
-#'   `return 0;` ends the iteration early.
+#'   `return 0;` ends the iteration early;
+#' * `check_interrupt();`, which ends the kernel when the user pressed Ctrl-C or a
+#'   time limit passed (the call then stops with R's own interrupt or error). Calls
+#'   between iterations are checked anyway; put it in the body's own loop when one
+#'   iteration may take more than a fraction of a second, every millisecond or so
+#'   of work.
 #'
 #' The body may run on several threads at once, so it must not call R's API or
 #' change shared data. NA handling is up to the body (`ISNAN()`, `NA_INTEGER`).

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "dispatch/kernel_call.hpp"
+#include "dispatch/stop_check.hpp"
 #include "types/checked_size.hpp"
 
 namespace gufunc {
@@ -198,6 +199,7 @@ unsigned run_apply(const ApplyPlan& plan, const std::vector<const char*>& in,
   auto body = [&](size_t begin, size_t end) {
     gufunc_context ctx;
     gufunc_context_init(&ctx);
+    attach_stop_check(&ctx);
     try {
       if (plan.elementwise) {
         elementwise_range(plan, call, in, out, begin, end, &ctx, outcome);

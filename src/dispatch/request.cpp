@@ -3,6 +3,7 @@
 #include "dispatch/request.hpp"
 
 #include <atomic>
+#include <cstring>
 
 #include "abi/kernel_builder.hpp"
 #include "dispatch/apply.hpp"
@@ -107,10 +108,8 @@ int call_variant(const Instance& k, char** args, const intptr_t* dimensions, con
   return nd_kernel(k.set, variant)(stack, k.set.state, ctx);
 }
 
-// The gufunc_instance_fn of every requested kernel.
-int call_instance(char** args, const intptr_t* dimensions, const intptr_t* steps,
-                  gufunc_kernel_prefix* self, gufunc_context* ctx) {
-  const Instance& k = *kernel_state<Instance>(self);
+int call_kernel(const Instance& k, char** args, const intptr_t* dimensions, const intptr_t* steps,
+                gufunc_context* ctx) {
   if (check_dims(k, dimensions + 1, ctx) != 0) return -1;
   int status;
   if (choose_variant(k.set, true, true) == Variant::Strided) {
@@ -122,6 +121,23 @@ int call_instance(char** args, const intptr_t* dimensions, const intptr_t* steps
   }
   if (status != 0 && ctx->status == 0) gufunc_error(ctx, "kernel returned %d", status);
   return status == 0 ? 0 : -1;
+}
+
+// The gufunc_instance_fn of every requested kernel. The caller's context may come
+// from a package built before the context had its stop check (a shorter struct), so
+// the kernel gets a whole context of ours and the caller only the fields it knows.
+int call_instance(char** args, const intptr_t* dimensions, const intptr_t* steps,
+                  gufunc_kernel_prefix* self, gufunc_context* caller) {
+  gufunc_context ctx;
+  gufunc_context_init(&ctx);
+  const int status = call_kernel(*kernel_state<Instance>(self), args, dimensions, steps, &ctx);
+  caller->warnings |= ctx.warnings;
+  if (status != 0) {
+    caller->status = ctx.status;
+    std::memcpy(caller->msg, ctx.msg, sizeof ctx.msg);
+    if (ctx.failed_at >= 0) caller->failed_at = ctx.failed_at;
+  }
+  return status;
 }
 
 [[noreturn]] void too_large(const Signature& sig, const std::string& what) {

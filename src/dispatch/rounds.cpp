@@ -3,11 +3,11 @@
 
 #include <algorithm>
 
+#include "dispatch/stop_check.hpp"
+
 namespace gufunc {
 
 namespace {
-// The interrupt check runs at most this often (it costs microseconds in R).
-const std::chrono::milliseconds kCheckEvery(10);
 // A round under a millisecond is mostly the cost of starting it: it may grow
 // kQuickGrowth-fold (to at most about kRoundTarget at its rate), so that cheap work
 // starts its long rounds after one or two short ones.
@@ -34,22 +34,18 @@ void run_in_rounds(size_t n, size_t first, size_t least, const RoundHooks& hooks
     ~Level() { --depth; }
   } level;
   const bool report = depth == 1 && hooks.progress;
-  thread_local std::chrono::steady_clock::time_point last_check;
+  const StopScope stop_scope(hooks);  // long kernels of the round ask the same check
   RoundSizer sizer(first, least);
   for (size_t done = 0; done < n;) {
     if (stopped && stopped()) return;
     const size_t count = std::min(sizer.next(), n - done);
     const auto started = std::chrono::steady_clock::now();
     run_round(done, done + count);
+    if (stop_requested()) throw Interrupted();  // a kernel stopped mid-round
     const auto now = std::chrono::steady_clock::now();
     sizer.ran(count, std::chrono::duration<double>(now - started).count());
     done += count;
-    // Checked by time too: many short evaluations in a row (x[i] in a loop) check
-    // once per kCheckEvery, not once each.
-    if (hooks.interrupted && now - last_check >= kCheckEvery) {
-      last_check = now;
-      if (hooks.interrupted()) throw Interrupted();
-    }
+    if (hooks.interrupted && poll_interrupt()) throw Interrupted();  // at most every 10 ms
     if (report) hooks.progress(done, n);
   }
 }

@@ -3,7 +3,8 @@
 // reports progress. Rounds are sized by time, not by count, so that Ctrl-C is seen
 // within about kRoundTarget whatever an item costs (a 3x3 matmul or a 500x500 one),
 // and cheap work still runs in a handful of rounds. An item is never split: one that
-// alone takes seconds (a 2000x2000 matmul) delays the check by that much.
+// alone takes seconds (a 2000x2000 matmul) is stopped from inside, by its kernel
+// asking the same check during the round (stop_check.hpp).
 //
 // Sizing rule: the first round is the caller's guess (small: a cheap call of a few
 // rounds' size is then one round). After each round the time per item is measured
@@ -57,8 +58,9 @@ class RoundSizer {
 // Calls run_round(from, to) on the calling thread for consecutive rounds covering
 // [0, n), the first of `first` items, none smaller than `least` (but the last), with
 // the hooks after each round (the interrupt check at most every 10 ms, so a long run
-// of short calls pays little). Stops early, without throwing, once stopped() is true
-// (a kernel failed: the caller reports it).
+// of short calls pays little; kernels that ask during a round share that check).
+// Throws Interrupted after a round in which the check said stop. Stops early,
+// without throwing, once stopped() is true (a kernel failed: the caller reports it).
 void run_in_rounds(size_t n, size_t first, size_t least, const RoundHooks& hooks,
                    const std::function<bool()>& stopped,
                    const std::function<void(size_t, size_t)>& run_round);

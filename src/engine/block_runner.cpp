@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "dispatch/apply.hpp"
+#include "dispatch/stop_check.hpp"
 #include "kernels/r_summary.hpp"
 
 namespace gufunc {
@@ -186,6 +187,7 @@ char* run_block(const BlockRunner& runner, size_t first, size_t last, intptr_t p
   char* registers = thread_scratch(runner.scratch_bytes());
   gufunc_context ctx;
   gufunc_context_init(&ctx);
+  attach_stop_check(&ctx);
   std::string failure;
   try {
     size_t failed = 0;

@@ -2,7 +2,8 @@
 // slice by cyclic Jacobi rotations (accurate to a few ulps for the small matrices
 // of a stack, and simple). As eigen(symmetric = TRUE): only the lower triangle is
 // read, values come in decreasing order, vectors are the unit-norm columns, and a
-// slice with NA, NaN or Inf is an error (naming the slice).
+// slice with NA, NaN or Inf is an error (naming the slice). A big slice asks whether
+// to stop as it goes (kernels/stop_poll.hpp).
 // clang-format off
 #include "kernels/loop_options.hpp"  // first: covers everything below
 // clang-format on
@@ -14,6 +15,7 @@
 #include "dispatch/table.hpp"
 #include "kernels/builtins.hpp"
 #include "kernels/linalg_common.hpp"
+#include "kernels/stop_poll.hpp"
 
 namespace gufunc {
 namespace {
@@ -47,8 +49,9 @@ void rotate(double* a, double* v, intptr_t n, intptr_t p, intptr_t q) {
   }
 }
 
-// Diagonalizes the symmetric `a` in place, accumulating the rotations in `v`.
-void jacobi(double* a, double* v, intptr_t n) {
+// Diagonalizes the symmetric `a` in place, accumulating the rotations in `v`. False
+// when `poll` said stop.
+bool jacobi(double* a, double* v, intptr_t n, StopPoll* poll) {
   for (intptr_t j = 0; j < n; ++j) {
     for (intptr_t i = 0; i < n; ++i) v[i + j * n] = i == j ? 1.0 : 0.0;
   }
@@ -60,27 +63,35 @@ void jacobi(double* a, double* v, intptr_t n) {
     }
     // Converged once the off-diagonal part is far below rounding of the whole.
     if (off == 0.0 || std::sqrt(off) <= 1e-3 * DBL_EPSILON * std::sqrt(diag + 2.0 * off)) {
-      return;
+      return true;
     }
     for (intptr_t p = 0; p + 1 < n; ++p) {
       for (intptr_t q = p + 1; q < n; ++q) {
         if (a[p + q * n] != 0.0) rotate(a, v, n, p, q);
       }
+      // A rotation updates two rows and columns of `a` and two columns of `v`.
+      if (poll->stop_after(4.0 * static_cast<double>(n - p - 1) * static_cast<double>(n))) {
+        return false;
+      }
     }
   }
+  return true;
 }
 
+// What eigen_slice() found.
+enum class SliceResult { Done, NotFinite, Stopped };
+
 // One slice: `x` read through strides (lower triangle), results written the same way.
-int eigen_slice(const char* x, const intptr_t* steps, char* values, char* vectors, intptr_t n,
-                double* a, double* v, intptr_t* order) {
+SliceResult eigen_slice(const char* x, const intptr_t* steps, char* values, char* vectors,
+                        intptr_t n, double* a, double* v, intptr_t* order, StopPoll* poll) {
   gather(x, n, n, steps[3], steps[4], a);
   bool finite = true;
   for (intptr_t e = 0; e < n * n; ++e) finite &= std::isfinite(a[e]);
-  if (!finite) return -1;
+  if (!finite) return SliceResult::NotFinite;
   for (intptr_t j = 0; j < n; ++j) {
     for (intptr_t i = j + 1; i < n; ++i) a[j + i * n] = a[i + j * n];
   }
-  jacobi(a, v, n);
+  if (!jacobi(a, v, n, poll)) return SliceResult::Stopped;
   for (intptr_t j = 0; j < n; ++j) order[j] = j;
   std::stable_sort(order, order + n,
                    [&](intptr_t i, intptr_t j) { return a[i + i * n] > a[j + j * n]; });
@@ -92,7 +103,7 @@ int eigen_slice(const char* x, const intptr_t* steps, char* values, char* vector
     norm = std::sqrt(norm);
     for (intptr_t i = 0; i < n; ++i) at(vectors, i, j, steps[6], steps[7]) = v[i + src * n] / norm;
   }
-  return 0;
+  return SliceResult::Done;
 }
 
 // "double(n,n) -> double(n), double(n,n)"
@@ -103,12 +114,15 @@ int eigen_loop(char** args, const intptr_t* dims, const intptr_t* steps, void* d
     if (len <= 0) return 0;
     Scratch<double> work(static_cast<size_t>(2 * n * n));
     Scratch<intptr_t> order(static_cast<size_t>(n));
+    StopPoll poll(ctx);
     const char* x = args[0];
     char* values = args[1];
     char* vectors = args[2];
     for (intptr_t l = 0; l < len; ++l, x += steps[0], values += steps[1], vectors += steps[2]) {
-      if (eigen_slice(x, steps, values, vectors, n, work.get(), work.get() + n * n, order.get()) !=
-          0) {
+      const SliceResult r = eigen_slice(x, steps, values, vectors, n, work.get(),
+                                        work.get() + n * n, order.get(), &poll);
+      if (r == SliceResult::Stopped) return gufunc_stopped(ctx);
+      if (r == SliceResult::NotFinite) {
         return gufunc_error_at(ctx, l, "the matrix has infinite or missing values");
       }
     }

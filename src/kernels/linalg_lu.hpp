@@ -8,14 +8,19 @@
 #include <cmath>
 #include <cstdint>
 
+#include "kernels/stop_poll.hpp"
+
 namespace gufunc {
 namespace linalg {
+
+// lu_factor() stopped because `poll` said so.
+const intptr_t kLuStopped = -1;
 
 // Factors the n x n matrix `a` in place into P A = L U (L unit lower, U upper, both
 // stored in `a`); piv[j] is the row swapped with row j at step j. Returns 0, or
 // j + 1 for the first column j whose pivot is exactly zero (then `a` is only
-// partly factored). `sign` receives the permutation's sign.
-inline intptr_t lu_factor(double* a, intptr_t n, intptr_t* piv, int* sign) {
+// partly factored), or kLuStopped. `sign` receives the permutation's sign.
+inline intptr_t lu_factor(double* a, intptr_t n, intptr_t* piv, int* sign, StopPoll* poll) {
   *sign = 1;
   for (intptr_t j = 0; j < n; ++j) {
     double* col = a + j * n;
@@ -45,6 +50,8 @@ inline intptr_t lu_factor(double* a, intptr_t n, intptr_t* piv, int* sign) {
       const double f = ck[j];
       for (intptr_t i = j + 1; i < n; ++i) ck[i] -= col[i] * f;
     }
+    const double rest = static_cast<double>(n - j - 1);
+    if (poll->stop_after(rest * rest)) return kLuStopped;
   }
   return 0;
 }

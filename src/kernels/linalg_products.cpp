@@ -1,7 +1,8 @@
 // Products over core dimensions: matmul "(m,n),(n,p)->(m,p)" and inner "(n),(n)->()".
 //
 // matmul sums each element's products in index order in double, as the reference
-// BLAS dgemm behind `%*%` does. inner sums in long double, in index order, so that
+// BLAS dgemm behind `%*%` does; a big product asks whether to stop after each column
+// (kernels/stop_poll.hpp). inner sums in long double, in index order, so that
 // inner(a, b) on matrices is identical() to colSums(a * b).
 // clang-format off
 #include "kernels/loop_options.hpp"  // first: covers everything below
@@ -11,11 +12,13 @@
 #include "dispatch/table.hpp"
 #include "kernels/builtins.hpp"
 #include "kernels/linalg_common.hpp"
+#include "kernels/stop_poll.hpp"
 
 namespace gufunc {
 namespace {
 
 using linalg::at;
+using linalg::StopPoll;
 
 const intptr_t kD = static_cast<intptr_t>(sizeof(double));
 
@@ -40,10 +43,11 @@ GUFUNC_SIMD_CLONES void matmul_fixed(intptr_t len, const char* a, const char* b,
 }
 
 // Contiguous slices of any size: column k of C accumulates B[j, k] * A[, j] for
-// j = 1..n, in that order (dgemm's loop), vectorized over the rows.
-GUFUNC_SIMD_CLONES void matmul_contiguous(intptr_t len, intptr_t m, intptr_t n, intptr_t p,
+// j = 1..n, in that order (dgemm's loop), vectorized over the rows. False when
+// `poll` said stop.
+GUFUNC_SIMD_CLONES bool matmul_contiguous(intptr_t len, intptr_t m, intptr_t n, intptr_t p,
                                           const char* a, const char* b, char* c, intptr_t la,
-                                          intptr_t lb, intptr_t lc) {
+                                          intptr_t lb, intptr_t lc, StopPoll* poll) {
   for (intptr_t l = 0; l < len; ++l, a += la, b += lb, c += lc) {
     const double* __restrict A = reinterpret_cast<const double*>(a);
     const double* __restrict B = reinterpret_cast<const double*>(b);
@@ -56,13 +60,16 @@ GUFUNC_SIMD_CLONES void matmul_contiguous(intptr_t len, intptr_t m, intptr_t n, 
         const double* __restrict Aj = A + j * m;
         for (intptr_t i = 0; i < m; ++i) Ck[i] += Aj[i] * bjk;
       }
+      if (poll->stop_after(static_cast<double>(m) * static_cast<double>(n))) return false;
     }
   }
+  return true;
 }
 
-// Any strides (kernels requested through the C ABI may see views).
-void matmul_strided(intptr_t len, intptr_t m, intptr_t n, intptr_t p, const char* a, const char* b,
-                    char* c, const intptr_t* steps) {
+// Any strides (kernels requested through the C ABI may see views). False when
+// `poll` said stop.
+bool matmul_strided(intptr_t len, intptr_t m, intptr_t n, intptr_t p, const char* a, const char* b,
+                    char* c, const intptr_t* steps, StopPoll* poll) {
   const intptr_t la = steps[0], lb = steps[1], lc = steps[2];
   const intptr_t am = steps[3], an = steps[4], bn = steps[5], bp = steps[6], cm = steps[7],
                  cp = steps[8];
@@ -73,8 +80,10 @@ void matmul_strided(intptr_t len, intptr_t m, intptr_t n, intptr_t p, const char
         for (intptr_t j = 0; j < n; ++j) s += at(a, i, j, am, an) * at(b, j, k, bn, bp);
         at(c, i, k, cm, cp) = s;
       }
+      if (poll->stop_after(static_cast<double>(m) * static_cast<double>(n))) return false;
     }
   }
+  return true;
 }
 
 // Column-major without gaps (a dim of size 1 may have any stride).
@@ -83,18 +92,17 @@ bool contiguous(intptr_t rows, intptr_t cols, intptr_t si, intptr_t sj) {
 }
 
 // "double(m,n), double(n,p) -> double(m,p)"
-int matmul_loop(char** args, const intptr_t* dims, const intptr_t* steps, void*) {
+int matmul_loop(char** args, const intptr_t* dims, const intptr_t* steps, void* data) {
   const intptr_t len = dims[0], m = dims[1], n = dims[2], p = dims[3];
   if (len <= 0) return 0;
+  gufunc_context* ctx = linalg::context_of(data);
+  StopPoll poll(ctx);
   const char* a = args[0];
   const char* b = args[1];
   char* c = args[2];
   const bool flat = contiguous(m, n, steps[3], steps[4]) && contiguous(n, p, steps[5], steps[6]) &&
                     contiguous(m, p, steps[7], steps[8]);
-  if (!flat) {
-    matmul_strided(len, m, n, p, a, b, c, steps);
-    return 0;
-  }
+  if (!flat) return matmul_strided(len, m, n, p, a, b, c, steps, &poll) ? 0 : gufunc_stopped(ctx);
   const intptr_t la = steps[0], lb = steps[1], lc = steps[2];
   if (m == n && n == p && m >= 2 && m <= 4) {
     if (m == 2) matmul_fixed<2, 2, 2>(len, a, b, c, la, lb, lc);
@@ -104,8 +112,8 @@ int matmul_loop(char** args, const intptr_t* dims, const intptr_t* steps, void*)
     if (m == 2) matmul_fixed<2, 2, 1>(len, a, b, c, la, lb, lc);
     if (m == 3) matmul_fixed<3, 3, 1>(len, a, b, c, la, lb, lc);
     if (m == 4) matmul_fixed<4, 4, 1>(len, a, b, c, la, lb, lc);
-  } else {
-    matmul_contiguous(len, m, n, p, a, b, c, la, lb, lc);
+  } else if (!matmul_contiguous(len, m, n, p, a, b, c, la, lb, lc, &poll)) {
+    return gufunc_stopped(ctx);
   }
   return 0;
 }

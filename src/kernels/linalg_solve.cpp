@@ -1,5 +1,6 @@
 // det "(n,n)->()" and solve "(n,n),(n,k)->(n,k)" for stacks of small matrices: LU
-// with partial pivoting per slice (linalg_lu.hpp).
+// with partial pivoting per slice (linalg_lu.hpp). A big slice asks whether to stop
+// as it goes (kernels/stop_poll.hpp).
 //
 // det: a slice with NA or NaN gives NA_real_; an exactly singular slice gives 0.
 // solve: follows base R's solve(): a slice with a non-finite value, an exactly zero
@@ -35,27 +36,41 @@ bool all_finite(const double* a, intptr_t len) {
   return finite;
 }
 
-double det_of(double* a, intptr_t n, intptr_t* piv) {
-  if (any_nan(a, n * n)) return rsem::na_real();
+// The determinant of `a` (destroyed), or false when `poll` said stop.
+bool det_of(double* a, intptr_t n, intptr_t* piv, StopPoll* poll, double* det) {
+  if (any_nan(a, n * n)) {
+    *det = rsem::na_real();
+    return true;
+  }
   int sign = 1;
-  if (lu_factor(a, n, piv, &sign) != 0) return 0.0;
+  const intptr_t zero = lu_factor(a, n, piv, &sign, poll);
+  if (zero == kLuStopped) return false;
+  if (zero != 0) {
+    *det = 0.0;
+    return true;
+  }
   double d = sign;
   for (intptr_t j = 0; j < n; ++j) d *= a[j + j * n];
-  return d;
+  *det = d;
+  return true;
 }
 
 // "double(n,n) -> double()"
 int det_loop(char** args, const intptr_t* dims, const intptr_t* steps, void* data) {
-  return guarded_kernel(context_of(data), [&]() -> int {
+  gufunc_context* ctx = context_of(data);
+  return guarded_kernel(ctx, [&]() -> int {
     const intptr_t len = dims[0], n = dims[1];
     if (len <= 0) return 0;
     Scratch<double> work(static_cast<size_t>(n * n));
     Scratch<intptr_t> piv(static_cast<size_t>(n));
+    StopPoll poll(ctx);
     const char* a = args[0];
     char* out = args[1];
     for (intptr_t l = 0; l < len; ++l, a += steps[0], out += steps[1]) {
       gather(a, n, n, steps[2], steps[3], work.get());
-      *reinterpret_cast<double*>(out) = det_of(work.get(), n, piv.get());
+      if (!det_of(work.get(), n, piv.get(), &poll, reinterpret_cast<double*>(out))) {
+        return gufunc_stopped(ctx);
+      }
     }
     return 0;
   });
@@ -63,14 +78,15 @@ int det_loop(char** args, const intptr_t* dims, const intptr_t* steps, void* dat
 
 // Factors slice `l`'s matrix (already in `lu`) and checks it can be solved, with
 // base R's wording; returns -1 with the error set otherwise.
-int factor_solvable(double* lu, intptr_t n, intptr_t* piv, double* work, intptr_t l,
+int factor_solvable(double* lu, intptr_t n, intptr_t* piv, double* work, intptr_t l, StopPoll* poll,
                     gufunc_context* ctx) {
   if (!all_finite(lu, n * n)) {
     return gufunc_error_at(ctx, l, "the matrix has non-finite values (NA, NaN or Inf)");
   }
   const double anorm = norm1(lu, n);
   int sign = 1;
-  const intptr_t zero = lu_factor(lu, n, piv, &sign);
+  const intptr_t zero = lu_factor(lu, n, piv, &sign, poll);
+  if (zero == kLuStopped) return gufunc_stopped(ctx);
   if (zero != 0) {
     return gufunc_error_at(ctx, l, "the matrix is exactly singular (pivot U[%ld,%ld] = 0)",
                            static_cast<long>(zero), static_cast<long>(zero));
@@ -93,6 +109,7 @@ int solve_loop(char** args, const intptr_t* dims, const intptr_t* steps, void* d
     if (len <= 0) return 0;
     Scratch<double> work(static_cast<size_t>(n * n + n * k + 3 * n));
     Scratch<intptr_t> piv(static_cast<size_t>(n));
+    StopPoll poll(ctx);
     double* lu = work.get();
     double* x = lu + n * n;
     double* est = x + n * k;
@@ -101,9 +118,14 @@ int solve_loop(char** args, const intptr_t* dims, const intptr_t* steps, void* d
     char* out = args[2];
     for (intptr_t l = 0; l < len; ++l, a += steps[0], b += steps[1], out += steps[2]) {
       gather(a, n, n, steps[3], steps[4], lu);
-      if (factor_solvable(lu, n, piv.get(), est, l, ctx) != 0) return -1;
+      if (factor_solvable(lu, n, piv.get(), est, l, &poll, ctx) != 0) return -1;
       gather(b, n, k, steps[5], steps[6], x);
-      for (intptr_t j = 0; j < k; ++j) lu_solve(lu, piv.get(), n, x + j * n);
+      for (intptr_t j = 0; j < k; ++j) {
+        lu_solve(lu, piv.get(), n, x + j * n);
+        if (poll.stop_after(static_cast<double>(n) * static_cast<double>(n))) {
+          return gufunc_stopped(ctx);
+        }
+      }
       scatter(x, n, k, out, steps[7], steps[8]);
     }
     return 0;

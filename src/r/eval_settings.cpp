@@ -68,6 +68,9 @@ SEXP check_user_interrupt(void*) {
 // time limit set by setTimeLimit()), resumed once the engine has stopped.
 SEXP pending_jump = nullptr;
 
+// Tests: checks left until a simulated Ctrl-C (0: none).
+int checks_to_simulated_interrupt = 0;
+
 }  // namespace
 
 size_t block_size_setting() {
@@ -95,8 +98,11 @@ void hold_jump(SEXP token) {
   if (pending_jump == nullptr) pending_jump = token;  // stays protected until resumed
 }
 
+void simulate_interrupt_at_check(int k) { checks_to_simulated_interrupt = k; }
+
 bool interrupt_pending() {
   if (pending_jump != nullptr) return true;  // a progress report's R code jumped
+  if (checks_to_simulated_interrupt > 0 && --checks_to_simulated_interrupt == 0) return true;
   try {
     unwind_protect(check_user_interrupt, nullptr);
     return false;

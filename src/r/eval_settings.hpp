@@ -27,6 +27,11 @@ engine::SumOrder sum_order_setting();
 // tryCatch(error = ) do not catch Ctrl-C.
 bool interrupt_pending();
 
+// Tests: the k-th interrupt check from now says stop, as if Ctrl-C came just before
+// it (0: none). No R interrupt is then pending, so the engine stops with a
+// gufunc_interrupt error.
+void simulate_interrupt_at_check(int k);
+
 // Called where the engine stopped (engine::Interrupted was caught): throws the jump
 // interrupt_pending() held (RUnwind, resumed by guarded()); without one, a
 // gufunc_interrupt error.

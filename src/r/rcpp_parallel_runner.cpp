@@ -20,6 +20,8 @@
 #endif
 #include <RcppParallel/Backend.h>
 
+#include "dispatch/stop_check.hpp"
+
 namespace gufunc {
 namespace r {
 
@@ -33,8 +35,21 @@ struct BodyWorker : public RcppParallel::Worker {
 
 // The thread count is passed as given (gufunc resolves it from its option and
 // RcppParallel's settings); the backend follows RCPP_PARALLEL_BACKEND as RcppParallel does.
+// On the thread that checks for interrupts during rounds, the body waits for the
+// other threads' last items polling that check (dispatch/stop_check.hpp); TBB runs
+// part of the loop on the calling thread, tinythread does not (it then waits unasked).
 void RcppParallelRunner::parallel_for(size_t n, size_t grain,
                                       const std::function<void(size_t, size_t)>& body) {
+  if (polls_here()) {
+    PollingWait polling(n, body);
+    run(n, grain, [&](size_t begin, size_t end) { polling(begin, end); });
+  } else {
+    run(n, grain, body);
+  }
+}
+
+void RcppParallelRunner::run(size_t n, size_t grain,
+                             const std::function<void(size_t, size_t)>& body) {
   BodyWorker worker(body);
 #if RCPP_PARALLEL_USE_TBB
   if (RcppParallel::internal::backend() == RcppParallel::internal::BACKEND_TBB) {

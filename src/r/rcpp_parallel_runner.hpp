@@ -14,6 +14,7 @@ class RcppParallelRunner : public Runner {
   int threads() const override { return threads_; }
 
  private:
+  void run(size_t n, size_t grain, const std::function<void(size_t, size_t)>& body);
   int threads_;
 };
 

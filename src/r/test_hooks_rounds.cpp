@@ -1,6 +1,6 @@
 // Test-only entries for the round scheduler (dispatch/rounds.hpp): its rounds and
-// progress reports over items of a given cost, and the progress an evaluation of a
-// lazy value reports.
+// progress reports over items of a given cost, the progress an evaluation of a lazy
+// value reports, and a simulated Ctrl-C at a given interrupt check.
 #include <chrono>
 #include <thread>
 #include <vector>
@@ -81,6 +81,14 @@ SEXP test_eval_progress(SEXP x) {
   });
 }
 
+// The k-th interrupt check from now says stop (simulate_interrupt_at_check()).
+SEXP test_interrupt_at_check(SEXP k) {
+  return guarded([&]() -> SEXP {
+    simulate_interrupt_at_check(Rf_asInteger(k));
+    return R_NilValue;
+  });
+}
+
 }  // namespace
 
 }  // namespace r
@@ -88,3 +96,4 @@ SEXP test_eval_progress(SEXP x) {
 
 GUFUNC_CALL_ENTRY(test_rounds, gufunc::r::test_rounds, 3);
 GUFUNC_CALL_ENTRY(test_eval_progress, gufunc::r::test_eval_progress, 1);
+GUFUNC_CALL_ENTRY(test_interrupt_at_check, gufunc::r::test_interrupt_at_check, 1);

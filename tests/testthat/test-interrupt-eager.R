@@ -5,27 +5,6 @@
 # must arrive, the interrupted call must leave no result, and the session must go on.
 # How fast it stops is measured by the benchmarks, not asserted here.
 
-# Writes `lines` to a script, runs it in a child Rscript with this session's
-# libraries, and returns the child's pid file, result file and script paths.
-start_child <- function(lines, dir) {
-  script <- file.path(dir, "child.R")
-  writeLines(lines, script)
-  old <- Sys.getenv(c("R_LIBS", "R_TESTS"), unset = NA)
-  on.exit(for (v in names(old)) {
-    if (is.na(old[[v]])) Sys.unsetenv(v) else do.call(Sys.setenv, as.list(old[v]))
-  })
-  Sys.setenv(R_LIBS = session_libs(), R_TESTS = "")
-  system2(rscript(), c("--vanilla", script), wait = FALSE, stdout = FALSE, stderr = FALSE)
-}
-
-wait_for_file <- function(path, seconds) {
-  for (i in seq_len(seconds * 20)) {
-    if (file.exists(path)) return(TRUE)
-    Sys.sleep(0.05)
-  }
-  FALSE
-}
-
 # The child's setup: small enough for a test machine, each case a few seconds of
 # work repeated, so that the signal comes during the work however fast the machine.
 child_setup <- c(
@@ -62,14 +41,10 @@ test_that("Ctrl-C stops eager gufuncs and heavy lazy graphs with R's interrupt",
                    body, cache)
     cases <- c(cases, cpp_kernel = "slow(X)")
   }
-  ready <- file.path(dir, paste0("ready-", seq_along(cases)))
   result <- file.path(dir, "result.rds")
-  saveRDS(list(cases = cases, ready = ready), file.path(dir, "cases.rds"))
   start_child(c(
     child_setup, cpp, "X <- matrix(runif(1000 * 2000), 1000)",
-    sprintf('writeLines(as.character(Sys.getpid()), "%s")', file.path(dir, "pid")),
-    sprintf('cases <- readRDS("%s")$cases', file.path(dir, "cases.rds")),
-    sprintf('ready <- readRDS("%s")$ready', file.path(dir, "cases.rds")),
+    child_reads_cases(cases, dir),
     "out <- list()",
     "for (k in seq_along(cases)) {",
     "  work <- str2lang(cases[[k]])",
@@ -82,14 +57,9 @@ test_that("Ctrl-C stops eager gufuncs and heavy lazy graphs with R's interrupt",
     "  out[[names(cases)[k]]] <- list(r = r, tries = tries, left = !is.null(res),",
     "    after = isTRUE(all.equal(matmul(diag(3) * 2, diag(3)), diag(3) * 2)))",
     "}",
-    sprintf('saveRDS(out, "%s.part"); file.rename("%s.part", "%s")', result, result, result)
+    child_saves_out(result)
   ), dir)
-  for (k in seq_along(cases)) {
-    expect_true(wait_for_file(ready[k], 120), label = names(cases)[k])
-    Sys.sleep(0.5) # the child is now inside the work
-    pid <- as.integer(readLines(file.path(dir, "pid")))
-    expect_true(tools::pskill(pid, tools::SIGINT))
-  }
+  interrupt_each_case(dir, length(cases))
   expect_true(wait_for_file(result, 300))
   out <- readRDS(result)
   for (case in names(cases)) {
@@ -123,7 +93,7 @@ test_that("setTimeLimit() stops eager gufuncs and lazy evaluations with R's own 
     "  out[[names(cases)[k]]] <- list(class = class(e), message = conditionMessage(e),",
     "    after = isTRUE(all.equal(matmul(diag(3) * 2, diag(3)), diag(3) * 2)))",
     "}",
-    sprintf('saveRDS(out, "%s.part"); file.rename("%s.part", "%s")', result, result, result)
+    child_saves_out(result)
   ), dir)
   expect_true(wait_for_file(result, 300))
   out <- readRDS(result)
