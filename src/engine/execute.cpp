@@ -39,7 +39,8 @@ void in_rounds(size_t nblocks, size_t block_touched, int threads, const EvalOpti
       std::max<size_t>(1, kFirstRoundElements / block_touched) * static_cast<size_t>(threads);
   const bool mapped = any_mapped_file();
   const size_t piece =
-      std::max<size_t>(1, static_cast<size_t>(kMappedPieceElements) / block_touched) * static_cast<size_t>(threads);
+      std::max<size_t>(1, static_cast<size_t>(kMappedPieceElements) / block_touched) *
+      static_cast<size_t>(threads);
   run_in_rounds(
       nblocks, first, static_cast<size_t>(threads), options.hooks,
       [&] { return outcome.failed.load(); },

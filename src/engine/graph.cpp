@@ -1,12 +1,12 @@
 // Graph nodes (see graph.hpp).
 #include "engine/graph.hpp"
-#include "engine/mapped_file.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <unordered_set>
 
 #include "dispatch/apply.hpp"
+#include "engine/mapped_file.hpp"
 #include "types/checked_size.hpp"
 
 namespace gufunc {

@@ -86,8 +86,7 @@ void read_view(const View& view, intptr_t begin, intptr_t end, char* out);
 // Whether read_view() of `view` reads its file with pread() (a contiguous view of a
 // mapped file longer than one element, or of bytes).
 inline bool reads_file(const View& view) {
-  return view.file_fd >= 0 && !view.is_block() && view.each == 1 &&
-         (view.length > 1 || view.bytes);
+  return view.file_fd >= 0 && !view.is_block() && view.each == 1 && (view.length > 1 || view.bytes);
 }
 
 // The positions a subassignment writes: `columns` runs of `rows` consecutive

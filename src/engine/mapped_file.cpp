@@ -190,7 +190,8 @@ std::shared_ptr<MappedFile> MappedFile::create(const std::string& path, const st
     file_error(path, "no space left on the device for its " + std::to_string(total) + " bytes");
   } else if (err != 0 && err != EOPNOTSUPP && err != EINVAL) {
     errno = err;
-    file_error(path, "cannot allocate its " + std::to_string(total) + " bytes: " + system_message());
+    file_error(path,
+               "cannot allocate its " + std::to_string(total) + " bytes: " + system_message());
   } else if (err != 0 && ftruncate(f->fd_, total) != 0) {  // no fallocate on this file system
     file_error(path, "cannot size it: " + system_message());
   }

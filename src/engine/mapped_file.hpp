@@ -23,8 +23,7 @@ class MappedFile {
  public:
   // Maps `path` read-only. Its data are the `bytes` bytes from byte `offset`, which
   // the file must hold (else gufunc_file_error naming the sizes).
-  static std::shared_ptr<MappedFile> open(const std::string& path, intptr_t offset,
-                                          intptr_t bytes);
+  static std::shared_ptr<MappedFile> open(const std::string& path, intptr_t offset, intptr_t bytes);
   // A new file for `path`, written under a temporary name in the same directory:
   // `header`, then room for `bytes` bytes of data (allocated on disk now, so a full
   // disk fails here, with gufunc_file_error), mapped read-write.

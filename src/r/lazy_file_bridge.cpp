@@ -45,8 +45,8 @@ SEXP file_owner(const std::shared_ptr<const engine::MappedFile>& f) {
 }
 
 // A lazy vector over `length` values of `type` at byte `offset` of the file at `path`.
-SEXP open_file_value(const std::string& path, const std::string& type, double offset,
-                     double length, SEXP attributes, bool by_reference) {
+SEXP open_file_value(const std::string& path, const std::string& type, double offset, double length,
+                     SEXP attributes, bool by_reference) {
   const gufunc_dtype dtype = dtype_named(type);
   const double width = type == "bytes" ? 1.0 : static_cast<double>(dtype_size(dtype));
   if (!(length >= 0) || length * width > 9.0e18 || !(offset >= 0) || offset > 9.0e18) {
