@@ -10,7 +10,10 @@ verbose <- function() isTRUE(getOption("gufunc.verbose"))
 note_materializing <- function(x, why) {
   if (!verbose() || !.Call(C_lazy_is_vector, x) || is_materialized(x)) return(invisible())
   bytes <- length(x) * switch(typeof(x), double = 8, 4)
-  text <- sprintf("gufunc: materializing %s (%s) for %s", value_extent(x), format_bytes(bytes), why)
+  file <- .Call(C_lazy_file_reference, x)
+  from <- if (is.null(file)) "" else sprintf(" from file '%s' into memory", file$path)
+  text <- sprintf("gufunc: materializing %s (%s)%s for %s", value_extent(x), format_bytes(bytes),
+                  from, why)
   message(structure(class = c("gufunc_verbose_message", "message", "condition"),
                     list(message = paste0(text, "\n"), call = NULL)))
 }

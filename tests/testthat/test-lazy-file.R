@@ -376,3 +376,16 @@ test_that("a file cut short during an evaluation stops it with an error", {
   options(old)
   expect_error(sum(x), class = "gufunc_file_changed_error")
 })
+
+test_that("falling back to base R reads the file into memory once, and says so", {
+  f <- tempfile(fileext = ".npy")
+  on.exit(unlink(f))
+  v <- runif(1e5)
+  x <- materialize(lazy(v), file = f)
+  old <- options(gufunc.verbose = TRUE)
+  on.exit(options(old), add = TRUE)
+  expect_message(m <- median(x), "materializing double\\[100,000\\] \\(800 kB\\) from file '.*' into memory")
+  expect_identical(m, median(v))
+  expect_silent(s <- sort(x))  # read once: its values are kept
+  expect_identical(s, sort(v))
+})
