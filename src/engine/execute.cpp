@@ -28,8 +28,7 @@ const intptr_t kMappedPieceElements = intptr_t(1) << 22;  // 32 MB of doubles pe
 // Calls run_round(from, to) for rounds of blocks (each touching `block_touched`
 // elements) covering [0, nblocks), sized by time (dispatch/rounds.hpp) from a first
 // round of at least a block per thread, with the interrupt check and progress report
-// between rounds.
-// While files are mapped, a round runs in pieces of about kMappedPieceElements
+// between rounds. While files are mapped, a round runs in pieces of about kMappedPieceElements
 // elements, each followed by release_mapped_pages(): the pages the blocks touched
 // leave the process, so resident memory does not grow with the files.
 template <class RunRound>

@@ -2,7 +2,7 @@
 // values are a deferred graph node. Base R sees an ordinary double, integer or
 // logical vector: Dataptr materializes once and caches the result (a failure is
 // stored and raised again on every access), Elt and Get_region compute only what is
-// asked, and serialization writes plain data.
+// asked, and serialization writes plain data (a lazy_file() value: its file's path).
 #pragma once
 
 #define R_NO_REMAP
