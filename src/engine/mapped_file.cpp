@@ -1,4 +1,4 @@
-// Memory-mapped files (see mapped_file.hpp). POSIX mmap; on Windows every call
+// Memory-mapped files (see mapped_file.hpp). POSIX mmap; on Windows opening one
 // raises gufunc_file_error (not supported there yet).
 #include "engine/mapped_file.hpp"
 
@@ -91,28 +91,8 @@ bool MappedFile::holds(const void* p) const {
 std::shared_ptr<MappedFile> MappedFile::open(const std::string& path, intptr_t, intptr_t) {
   file_error(path, "file-backed arrays are not supported on Windows yet");
 }
-std::shared_ptr<MappedFile> MappedFile::create(const std::string& path, const std::string&,
-                                               intptr_t) {
-  file_error(path, "writing arrays to files is not supported on Windows yet");
-}
 MappedFile::~MappedFile() {}
 void MappedFile::check_unchanged() const {}
-void MappedFile::commit() {}
-void read_file(int fd, intptr_t offset, size_t bytes, char* out) {
-  while (bytes > 0) {
-    const ssize_t got = pread(fd, out, bytes, static_cast<off_t>(offset));
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) throw Error("gufunc_file_error", "cannot read a mapped file: " + system_message());
-    if (got == 0) {
-      throw Error("gufunc_file_changed_error",
-                  "a file read by the evaluation was cut short while it ran");
-    }
-    bytes -= static_cast<size_t>(got);
-    offset += got;
-    out += got;
-  }
-}
-
 void MappedFile::release_pages() const {}
 void read_file(int, intptr_t, size_t, char*) {
   throw Error("gufunc_file_error", "file-backed arrays are not supported on Windows yet");
@@ -126,10 +106,9 @@ int64_t mtime_ns(const struct stat& st) {
   return static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
 }
 
-// Maps the whole of open file `fd` (`size` bytes, > 0).
-char* map_fd(int fd, int64_t size, bool writable, const std::string& path) {
-  void* p = mmap(nullptr, static_cast<size_t>(size), writable ? PROT_READ | PROT_WRITE : PROT_READ,
-                 MAP_SHARED, fd, 0);
+// Maps the whole of open file `fd` (`size` bytes, > 0), read-only.
+char* map_fd(int fd, int64_t size, const std::string& path) {
+  void* p = mmap(nullptr, static_cast<size_t>(size), PROT_READ, MAP_SHARED, fd, 0);
   if (p == MAP_FAILED) file_error(path, "cannot map it into memory: " + system_message());
   // Blocks read it front to back: let the kernel read ahead far.
   madvise(p, static_cast<size_t>(size), MADV_SEQUENTIAL);
@@ -158,48 +137,7 @@ std::shared_ptr<MappedFile> MappedFile::open(const std::string& path, intptr_t o
   f->offset_ = offset;
   f->bytes_ = bytes;
   f->mapped_ = static_cast<intptr_t>(f->size_);
-  if (f->mapped_ > 0) f->base_ = map_fd(f->fd_, f->size_, false, path);
-  std::lock_guard<std::mutex> lock(registry_mutex);
-  registry().insert(f.get());
-  mapped_count.fetch_add(1);
-  return f;
-}
-
-std::shared_ptr<MappedFile> MappedFile::create(const std::string& path, const std::string& header,
-                                               intptr_t bytes) {
-  std::shared_ptr<MappedFile> f(new MappedFile());
-  f->path_ = path;
-  static std::atomic<unsigned> serial{0};
-  const size_t slash = path.find_last_of('/');
-  const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
-  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-  const std::string temp = dir + "." + name + ".part-" + std::to_string(getpid()) + "-" +
-                           std::to_string(serial.fetch_add(1));
-  f->fd_ = ::open(temp.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-  if (f->fd_ < 0) {
-    file_error(path, "cannot create a file in its directory: " + system_message());
-  }
-  f->temp_path_ = temp;  // from now on the destructor removes it
-  const int64_t total = static_cast<int64_t>(header.size()) + bytes;
-  f->size_ = total;
-  f->offset_ = static_cast<intptr_t>(header.size());
-  f->bytes_ = bytes;
-  f->writable_ = true;
-  const int err = posix_fallocate(f->fd_, 0, total);
-  if (err == ENOSPC) {
-    file_error(path, "no space left on the device for its " + std::to_string(total) + " bytes");
-  } else if (err != 0 && err != EOPNOTSUPP && err != EINVAL) {
-    errno = err;
-    file_error(path,
-               "cannot allocate its " + std::to_string(total) + " bytes: " + system_message());
-  } else if (err != 0 && ftruncate(f->fd_, total) != 0) {  // no fallocate on this file system
-    file_error(path, "cannot size it: " + system_message());
-  }
-  if (pwrite(f->fd_, header.data(), header.size(), 0) != static_cast<ssize_t>(header.size())) {
-    file_error(path, "cannot write its header: " + system_message());
-  }
-  f->mapped_ = static_cast<intptr_t>(total);
-  if (total > 0) f->base_ = map_fd(f->fd_, total, true, path);
+  if (f->mapped_ > 0) f->base_ = map_fd(f->fd_, f->size_, path);
   std::lock_guard<std::mutex> lock(registry_mutex);
   registry().insert(f.get());
   mapped_count.fetch_add(1);
@@ -213,11 +151,9 @@ MappedFile::~MappedFile() {
   }
   if (base_ != nullptr) munmap(base_, static_cast<size_t>(mapped_));
   if (fd_ >= 0) ::close(fd_);
-  if (!temp_path_.empty()) unlink(temp_path_.c_str());
 }
 
 void MappedFile::check_unchanged() const {
-  if (writable_) return;
   struct stat st;
   if (stat(path_.c_str(), &st) != 0) {
     throw Error("gufunc_file_changed_error",
@@ -231,23 +167,6 @@ void MappedFile::check_unchanged() const {
                                                std::to_string(st.st_size) + " bytes"
                                          : std::string("it was modified or replaced")) +
                     "): call lazy_file() again to read it as it is now");
-  }
-}
-
-void MappedFile::commit() {
-  if (temp_path_.empty()) return;
-  if (base_ != nullptr && msync(base_, static_cast<size_t>(mapped_), MS_SYNC) != 0) {
-    file_error(path_, "cannot write its data: " + system_message());
-  }
-  if (fsync(fd_) != 0) file_error(path_, "cannot write its data: " + system_message());
-  if (rename(temp_path_.c_str(), path_.c_str()) != 0) {
-    file_error(path_, "cannot give it its name: " + system_message());
-  }
-  temp_path_.clear();
-  struct stat st;
-  if (fstat(fd_, &st) == 0) {
-    mtime_ns_ = mtime_ns(st);
-    inode_ = static_cast<int64_t>(st.st_ino);
   }
 }
 

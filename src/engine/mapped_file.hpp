@@ -1,13 +1,12 @@
 // Files as bases of input views (cphVB's "a base may be a file"): a file is mapped
 // into the address space read-only, and input views point into it like into any
-// other memory, so the block plan reads it block by block without a copy. Streamed
-// results are written the same way, into a new file mapped read-write, which
-// replaces the destination only when complete.
+// other memory, so every part of the engine can read it. Blocks of consecutive
+// values are read with read_file() (pread) into block scratch instead (graph.hpp).
 //
 // Resident memory stays bounded by what the current blocks touch: the evaluation
-// calls release_mapped_pages() between rounds of blocks, which drops every mapped
-// page from the process (the data stays in the kernel's page cache, dirty pages
-// are written back from there). Address space is reserved for the whole file.
+// calls release_mapped_pages() between pieces of rounds of blocks, which drops
+// every mapped page from the process (the data stay in the kernel's page cache).
+// Address space is reserved for the whole file. Written files: output_file.hpp.
 #pragma once
 
 #include <cstdint>
@@ -24,19 +23,13 @@ class MappedFile {
   // Maps `path` read-only. Its data are the `bytes` bytes from byte `offset`, which
   // the file must hold (else gufunc_file_error naming the sizes).
   static std::shared_ptr<MappedFile> open(const std::string& path, intptr_t offset, intptr_t bytes);
-  // A new file for `path`, written under a temporary name in the same directory:
-  // `header`, then room for `bytes` bytes of data (allocated on disk now, so a full
-  // disk fails here, with gufunc_file_error), mapped read-write.
-  static std::shared_ptr<MappedFile> create(const std::string& path, const std::string& header,
-                                            intptr_t bytes);
-  ~MappedFile();  // unmaps; a created file not committed is removed
+  ~MappedFile();
   MappedFile(const MappedFile&) = delete;
   MappedFile& operator=(const MappedFile&) = delete;
 
   const char* data() const { return base_ + offset_; }
   const char* start() const { return base_; }  // the file's first byte, mapped
   int descriptor() const { return fd_; }
-  char* writable_data() const { return writable_ ? base_ + offset_ : nullptr; }
   intptr_t bytes() const { return bytes_; }
   intptr_t offset() const { return offset_; }  // of the data, in bytes from the file's start
   const std::string& path() const { return path_; }
@@ -46,18 +39,14 @@ class MappedFile {
   // Throws gufunc_file_changed_error when the file at path() is no longer the one
   // mapped (another size, modification time or inode): its values may have changed.
   void check_unchanged() const;
-  // A created file: its data are flushed to disk and it takes the destination's name
-  // (an existing file there is replaced only now, in one step).
-  void commit();
   // Drops the pages the process has mapped (they stay in the page cache).
   void release_pages() const;
 
  private:
   MappedFile() = default;
-  std::string path_, temp_path_;  // temp_path_: a created file until committed
-  char* base_ = nullptr;          // the mapping, from the file's first byte
+  std::string path_;
+  char* base_ = nullptr;  // the mapping, from the file's first byte
   intptr_t mapped_ = 0, offset_ = 0, bytes_ = 0;
-  bool writable_ = false;
   int fd_ = -1;
   int64_t size_ = 0, mtime_ns_ = 0, inode_ = 0;  // the file as mapped
 };

@@ -10,6 +10,7 @@
 #include <R_ext/Rdynload.h>
 #include <Rinternals.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -82,6 +83,13 @@ SEXP computed_copy(SEXP x, unsigned* warnings);
 // Evaluates deferred lazy vector x into `out` (its length in values of its R type),
 // caching nothing; returns warning bits as materialize_lazy().
 unsigned evaluate_into(SEXP x, char* out);
+
+// Evaluates deferred lazy vector x a piece of at most `piece` elements at a time
+// into `buffer` (room for `piece` values), calling write(begin, end) after each:
+// a value larger than memory streamed to a file. One progress report for all
+// pieces; warnings and failures as evaluate_into().
+unsigned evaluate_in_pieces(SEXP x, intptr_t piece, char* buffer,
+                            const std::function<void(intptr_t, intptr_t)>& write);
 
 // Writes elements [begin, end) of x into out (values of x's R type) without
 // materializing x. Returns the warning bits not yet raised for x, for the caller

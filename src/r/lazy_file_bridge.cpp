@@ -1,10 +1,13 @@
 // .Call entries for file-backed lazy values (R/lazy_file.R): a mapped file as the
 // input of a lazy vector, a value streamed into a new file, and the reference a
 // saved file-backed value is written as (its path and layout, not its data).
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "engine/evaluate.hpp"
 #include "engine/mapped_file.hpp"
+#include "engine/output_file.hpp"
 #include "r/call_registry.hpp"
 #include "r/guard.hpp"
 #include "r/lazy_altrep.hpp"
@@ -85,9 +88,13 @@ SEXP lazy_file_open_entry(SEXP path, SEXP type, SEXP offset, SEXP length, SEXP a
   });
 }
 
+// Values written per piece: a buffer of 32 MB, reused.
+const intptr_t kWritePieceBytes = intptr_t(32) << 20;
+
 // lazy_file_write(x, path, header): the values of x (a lazy or plain double,
 // integer or logical vector) written after `header` (a raw vector) into a new file
-// that replaces `path` once complete. Returns the warnings of the evaluation.
+// that replaces `path` once complete, piece by piece: a deferred x is computed a
+// piece at a time into one buffer. Returns the warnings of the evaluation.
 SEXP lazy_file_write_entry(SEXP x, SEXP path, SEXP header) {
   return guarded([&]() -> SEXP {
     const std::string to = Rf_translateCharUTF8(STRING_ELT(path, 0));
@@ -95,20 +102,31 @@ SEXP lazy_file_write_entry(SEXP x, SEXP path, SEXP header) {
                            static_cast<size_t>(XLENGTH(header)));
     SEXP lazy = lazy_inside(x);
     const gufunc_dtype dtype = lazy ? state_of(lazy).dtype : dtype_of(x, 1);
+    const intptr_t width = static_cast<intptr_t>(dtype_size(dtype));
     const intptr_t n = static_cast<intptr_t>(XLENGTH(x));
-    std::shared_ptr<engine::MappedFile> file =
-        engine::MappedFile::create(to, head, n * static_cast<intptr_t>(dtype_size(dtype)));
+    engine::OutputFile file(to, head, n * width);
     unsigned warnings = 0;
+    const intptr_t piece = std::max<intptr_t>(1, std::min(n, kWritePieceBytes / width));
     if (n == 0) {
       // nothing to write
     } else if (lazy != nullptr && values_of(lazy) == R_NilValue) {
-      warnings = evaluate_into(lazy, file->writable_data());
+      std::vector<char> buffer(static_cast<size_t>(piece * width));
+      warnings = evaluate_in_pieces(lazy, piece, buffer.data(), [&](intptr_t a, intptr_t b) {
+        file.write(a * width, buffer.data(), static_cast<size_t>((b - a) * width));
+      });
     } else {
       SEXP values = lazy != nullptr ? values_of(lazy) : x;
-      const engine::EvalOptions sequential;  // a copy: no threads, no rounds
-      engine::evaluate(input_node(values, 1), 0, n, file->writable_data(), sequential);
+      const char* data = static_cast<const char*>(DATAPTR_OR_NULL(values));
+      std::vector<char> buffer(data ? 0 : static_cast<size_t>(piece * width));
+      const engine::NodePtr node = data ? nullptr : input_node(values, 1);
+      for (intptr_t a = 0; a < n; a += piece) {
+        const intptr_t b = std::min(n, a + piece);
+        const char* from = data ? data + a * width : buffer.data();
+        if (!data) engine::evaluate(node, a, b, buffer.data(), engine::EvalOptions());
+        file.write(a * width, from, static_cast<size_t>((b - a) * width));
+      }
     }
-    file->commit();
+    file.commit();
     return warning_texts(warnings);
   });
 }

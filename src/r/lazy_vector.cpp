@@ -1,6 +1,8 @@
 // Operations on lazy vectors: creation, materialization once with a stored failure,
 // region reads, and handing a lazy vector's node to a new graph (see lazy_altrep.hpp).
+#include <algorithm>
 #include <cstring>
+#include <functional>
 #include <memory>
 
 #include "engine/evaluate.hpp"
@@ -217,6 +219,32 @@ SEXP computed_copy(SEXP x, unsigned* warnings) {
   *warnings = evaluate_into(x, s.length > 0 ? data_of(out) : nullptr);
   UNPROTECT(1);
   return out;
+}
+
+unsigned evaluate_in_pieces(SEXP x, intptr_t piece, char* buffer,
+                            const std::function<void(intptr_t, intptr_t)>& write) {
+  LazyState& s = state_of(x);
+  const engine::NodePtr node = s.node;
+  return unraised_warnings(s, evaluate_guarded(s, [&](const engine::EvalOptions& options) {
+                             // One progress report over all pieces: piece k's counts are
+                             // scaled into the whole.
+                             engine::EvalOptions each = options;
+                             unsigned warnings = 0;
+                             for (intptr_t a = 0; a < s.length; a += piece) {
+                               const intptr_t b = std::min<intptr_t>(s.length, a + piece);
+                               if (options.hooks.progress) {
+                                 each.hooks.progress = [&](size_t done, size_t total) {
+                                   const double part = total ? double(done) / double(total) : 1;
+                                   options.hooks.progress(
+                                       static_cast<size_t>(a + part * double(b - a)),
+                                       static_cast<size_t>(s.length));
+                                 };
+                               }
+                               warnings |= engine::evaluate(node, a, b, buffer, each);
+                               write(a, b);
+                             }
+                             return warnings;
+                           }));
 }
 
 unsigned evaluate_into(SEXP x, char* out) {

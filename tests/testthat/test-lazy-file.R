@@ -242,7 +242,8 @@ test_that("a failed or interrupted write leaves the file there as it was", {
   f <- file.path(d, "out.npy")
   materialize(lazy(as.double(1:10)), file = f)
   before <- readBin(f, "raw", 1e4)
-  x <- sqrt(lazy(runif(2e7)))
+  x <- lazy(runif(1e7))
+  for (i in 1:30) x <- sqrt(x * x + 1)  # over half a second: progress is reported
   old <- options(gufunc.progress = function(done, total) stop("stopped by the test"))
   expect_error(materialize(x, file = f), "stopped by the test")
   options(old)
