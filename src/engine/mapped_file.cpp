@@ -138,6 +138,8 @@ std::shared_ptr<MappedFile> MappedFile::open(const std::string& path, intptr_t o
   f->bytes_ = bytes;
   f->mapped_ = static_cast<intptr_t>(f->size_);
   if (f->mapped_ > 0) f->base_ = map_fd(f->fd_, f->size_, path);
+  // Threads pread() neighbouring blocks: ask for the long read-ahead of a stream.
+  posix_fadvise(f->fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
   std::lock_guard<std::mutex> lock(registry_mutex);
   registry().insert(f.get());
   mapped_count.fetch_add(1);
