@@ -242,6 +242,12 @@ unsigned evaluate_in_pieces(SEXP x, intptr_t piece, char* buffer,
                                }
                                warnings |= engine::evaluate(node, a, b, buffer, each);
                                write(a, b);
+                               // Also after the last piece: R code of a progress report
+                               // that jumped in the last round stops the write before
+                               // the file takes its name.
+                               if (options.hooks.interrupted && options.hooks.interrupted()) {
+                                 throw engine::Interrupted();
+                               }
                              }
                              return warnings;
                            }));
