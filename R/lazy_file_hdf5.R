@@ -45,18 +45,26 @@ lazy_hdf5 <- function(path, dataset, call) {
   raw_layout(copy, type, dims, 0, call, by_reference = FALSE)
 }
 
-# Writes the values of dataset d (dims `dims`) to `file`, raw, slabs of at most
-# about 2^22 values along its last dim at a time.
+# Slabs of an array with dims `dims` along its last dim, of about 2^22 values
+# each (one slice at least): list(step (slices per slab), firsts (first slice of
+# each), index(first): the subscripts of the slab from slice `first`, all of the
+# other dims, for `[` and hdf5r's read(args =) and write(args =)).
+last_dim_slabs <- function(dims) {
+  k <- length(dims)
+  step <- max(1, floor(2^22 / max(prod(dims[-k]), 1)))
+  whole <- rep(list(quote(expr = )), k - 1L)
+  list(step = step,
+       firsts = if (prod(dims) > 0) seq(1, dims[k], by = step) else numeric(0),
+       index = function(first) c(whole, list(first:min(dims[k], first + step - 1))))
+}
+
+# Writes the values of dataset d (dims `dims`) to `file`, raw, a slab at a time.
 unpack_hdf5 <- function(d, dims, type, file) {
   con <- file(file, "wb")
   on.exit(close(con))
-  k <- length(dims)
-  if (prod(dims) == 0) return(invisible())
-  per_slice <- prod(dims[-k])
-  step <- max(1, floor(2^22 / per_slice))
-  whole <- rep(list(quote(expr = )), k - 1L)
-  for (first in seq(1, dims[k], by = step)) {
-    slab <- d$read(args = c(whole, list(first:min(dims[k], first + step - 1))))
+  slabs <- last_dim_slabs(dims)
+  for (first in slabs$firsts) {
+    slab <- d$read(args = slabs$index(first))
     writeBin(if (type == "double") as.double(slab) else as.integer(slab), con)
   }
   invisible()
@@ -73,26 +81,22 @@ write_hdf5 <- function(x, file, dataset, call) {
   check_string(dataset, "dataset", call = call)
   dims <- if (is.null(dim(x))) length(x) else dim(x)
   k <- length(dims)
-  per_slice <- prod(dims[-k])
-  step <- max(1, floor(2^22 / max(per_slice, 1)))
+  slabs <- last_dim_slabs(dims)
   temp <- file.path(dirname(file), sprintf(".%s.part-%d", basename(file), Sys.getpid()))
   on.exit(unlink(temp))
   h <- hdf5r::H5File$new(temp, "w")
   closed <- FALSE
   on.exit(if (!closed) h$close_all(), add = TRUE, after = FALSE)
   type <- if (typeof(x) == "double") hdf5r::h5types$H5T_IEEE_F64LE else hdf5r::h5types$H5T_STD_I32LE
-  chunk <- pmax(1, pmin(dims, c(dims[-k], step)))
+  chunk <- pmax(1, pmin(dims, c(dims[-k], slabs$step)))
   d <- h$create_dataset(dataset, dims = dims, dtype = type,
                         chunk_dims = if (prod(dims) > 0) chunk else NULL)
-  whole <- rep(list(quote(expr = )), k - 1L)
-  if (prod(dims) > 0) {
-    for (first in seq(1, dims[k], by = step)) {
-      at <- first:min(dims[k], first + step - 1)
-      slab <- if (k == 1L) x[at] else do.call(`[`, c(list(x), whole, list(at, drop = FALSE)))
-      slab <- materialize(slab)
-      if (typeof(slab) == "logical") storage.mode(slab) <- "integer"
-      d$write(args = c(whole, list(at)), value = slab)
-    }
+  for (first in slabs$firsts) {
+    index <- slabs$index(first)
+    slab <- if (k == 1L) x[index[[1L]]] else do.call(`[`, c(list(x), index, drop = FALSE))
+    slab <- materialize(slab)
+    if (typeof(slab) == "logical") storage.mode(slab) <- "integer"
+    d$write(args = index, value = slab)
   }
   h$close_all()
   closed <- TRUE

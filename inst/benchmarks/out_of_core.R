@@ -34,13 +34,8 @@ rscript <- file.path(R.home("bin"), "Rscript")
 gen <- function(which, i) if (which == "temps") sin(i * 1e-3) * 20 + 280 else cos(i * 7e-4) * 50 + 60
 piece <- 2^23  # values per piece when writing and comparing in pieces (64 MB)
 
-# A .npy (version 1.0) header for n doubles, C order (a vector): 64-byte aligned.
-npy_header <- function(n) {
-  dict <- sprintf("{'descr': '<f8', 'fortran_order': False, 'shape': (%.0f,), }", n)
-  dict <- paste0(dict, strrep(" ", (64 - (11 + nchar(dict)) %% 64) %% 64), "\n")
-  c(as.raw(0x93), charToRaw("NUMPY"), as.raw(c(1, 0, nchar(dict) %% 256, nchar(dict) %/% 256)),
-    charToRaw(dict))
-}
+# The .npy header gufunc writes for n doubles (a vector).
+npy_header <- function(n) gufunc:::npy_header("double", NULL, n)
 
 if (length(args) && args[1] == "--child") {
   # One measurement: prints "RESULT seconds peak_MB bytes_read value".

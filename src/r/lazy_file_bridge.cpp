@@ -145,16 +145,12 @@ SEXP lazy_file_reference_entry(SEXP x) {
 
 SEXP file_reference(SEXP x) {
   const LazyState& s = state_of(x);
-  SEXP out = PROTECT(alloc_vector(VECSXP, 4));
-  SEXP names = PROTECT(alloc_vector(STRSXP, 4));
-  const char* fields[] = {"path", "type", "offset", "length"};
-  for (int i = 0; i < 4; ++i) SET_STRING_ELT(names, i, Rf_mkChar(fields[i]));
-  Rf_setAttrib(out, R_NamesSymbol, names);
-  SET_VECTOR_ELT(out, 0, Rf_mkString(s.file->path().c_str()));
-  SET_VECTOR_ELT(out, 1, Rf_mkString(s.file_type.c_str()));
-  SET_VECTOR_ELT(out, 2, Rf_ScalarReal(static_cast<double>(s.file->offset())));
-  SET_VECTOR_ELT(out, 3, Rf_ScalarReal(static_cast<double>(s.length)));
-  UNPROTECT(2);
+  SEXP path = PROTECT(Rf_mkString(s.file->path().c_str()));
+  SEXP type = PROTECT(Rf_mkString(s.file_type.c_str()));
+  SEXP offset = PROTECT(Rf_ScalarReal(static_cast<double>(s.file->offset())));
+  SEXP length = PROTECT(Rf_ScalarReal(static_cast<double>(s.length)));
+  SEXP out = named_list({"path", "type", "offset", "length"}, {path, type, offset, length});
+  UNPROTECT(4);
   return out;
 }
 

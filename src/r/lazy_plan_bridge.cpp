@@ -33,17 +33,6 @@ SEXP numbers(const std::vector<double>& values) {
   return out;
 }
 
-// A named list of `values` (all protected by the caller or fresh; at most 16).
-SEXP named_list(const std::vector<const char*>& names, const std::vector<SEXP>& values) {
-  std::vector<const char*> terminated(names);
-  terminated.push_back("");
-  SEXP out = PROTECT(Rf_mkNamed(VECSXP, terminated.data()));
-  for (size_t i = 0; i < values.size(); ++i)
-    SET_VECTOR_ELT(out, static_cast<R_xlen_t>(i), values[i]);
-  UNPROTECT(1);
-  return out;
-}
-
 std::string pointer_text(const void* p) {
   char text[32];
   std::snprintf(text, sizeof text, "%p", p);

@@ -58,6 +58,17 @@ SEXP alloc_vector(SEXPTYPE type, R_xlen_t n, R_allocator_t* allocator) {
       &request);
 }
 
+SEXP named_list(const std::vector<const char*>& names, const std::vector<SEXP>& values) {
+  std::vector<const char*> terminated(names);
+  terminated.push_back("");
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, terminated.data()));
+  for (size_t i = 0; i < values.size(); ++i) {
+    SET_VECTOR_ELT(out, static_cast<R_xlen_t>(i), values[i]);
+  }
+  UNPROTECT(1);
+  return out;
+}
+
 SEXP promote(SEXP x, gufunc_dtype from, gufunc_dtype to, int* nprotect) {
   if (from == to || (from == GUFUNC_LOGICAL && to == GUFUNC_INTEGER)) return x;
   if (to != GUFUNC_DOUBLE) throw Error("gufunc_internal_error", "unsupported promotion");

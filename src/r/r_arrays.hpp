@@ -21,6 +21,8 @@ char* data_of(SEXP x);
 // Rf_allocVector (Rf_allocVector3 with `allocator`) with R's longjmp on failure
 // turned into a C++ exception.
 SEXP alloc_vector(SEXPTYPE type, R_xlen_t n, R_allocator_t* allocator = nullptr);
+// A named list of `values` (all protected by the caller or fresh; at most 16).
+SEXP named_list(const std::vector<const char*>& names, const std::vector<SEXP>& values);
 // x converted to dtype `to` (a new protected vector, or x itself when no copy is
 // needed: logical is already stored as integer). Increments *nprotect when it allocates.
 SEXP promote(SEXP x, gufunc_dtype from, gufunc_dtype to, int* nprotect);

@@ -265,29 +265,17 @@ test_that("a write killed in a child process leaves no file under its name", {
   on.exit(unlink(d, recursive = TRUE))
   f <- file.path(d, "big.npy")
   writeLines("the old file", f)
-  script <- file.path(d, "write.R")
-  writeLines(c("library(gufunc)",
-               "x <- lazy(runif(1e8))",
-               "for (i in 1:20) x <- sqrt(x * x + 1)",
-               sprintf('materialize(x, file = "%s")', f)), script)
-  old <- Sys.getenv(c("R_LIBS", "R_TESTS"), unset = NA)
-  on.exit(for (v in names(old)) {
-    if (is.na(old[[v]])) Sys.unsetenv(v) else do.call(Sys.setenv, as.list(old[v]))
-  }, add = TRUE)
-  Sys.setenv(R_LIBS = session_libs(), R_TESTS = "")
   pid_file <- file.path(d, "pid")
-  system2(rscript(), c("--vanilla", "-e",
-                       shQuote(sprintf('writeLines(as.character(Sys.getpid()), "%s"); source("%s")',
-                                       pid_file, script))),
-          wait = FALSE, stdout = FALSE, stderr = FALSE)
-  part <- character()
-  for (i in 1:1200) {  # until the temporary file is there
-    part <- list.files(d, pattern = "^\\.big\\.npy\\.part", all.files = TRUE)
-    if (length(part) && file.exists(pid_file)) break
-    Sys.sleep(0.05)
-  }
-  expect_length(part, 1L)
-  tools::pskill(as.integer(readLines(pid_file)), tools::SIGKILL)
+  start_child(c(sprintf('writeLines(as.character(Sys.getpid()), "%s")', pid_file),
+                "library(gufunc)",
+                "x <- lazy(runif(1e8))",
+                "for (i in 1:20) x <- sqrt(x * x + 1)",
+                sprintf('materialize(x, file = "%s")', f)), d)
+  expect_true(wait_for_file(pid_file, 60))
+  pid <- readLines(pid_file)
+  # The child's first temporary file (output_file.cpp names it).
+  expect_true(wait_for_file(file.path(d, sprintf(".big.npy.part-%s-0", pid)), 60))
+  tools::pskill(as.integer(pid), tools::SIGKILL)
   Sys.sleep(0.5)
   expect_identical(readLines(f), "the old file")
 })
