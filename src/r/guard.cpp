@@ -36,6 +36,9 @@ SEXP unwind_protect(SEXP (*fn)(void*), void* data) {
   JumpTarget target;
   if (setjmp(target.buf)) throw RUnwind{token};
   SEXP result = R_UnwindProtect(fn, data, jump_back, &target, token);
+  // R keeps the result in the token's CAR, which counts as a reference: without
+  // this, every vector made here looks shared and R copies it on its first change.
+  SETCAR(token, R_NilValue);
   UNPROTECT(1);
   return result;
 }
