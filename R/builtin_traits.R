@@ -50,7 +50,26 @@ lazy_builtin_map <- function(name, args, call, computed = args) {
   # lazy result is an object, so is.object() tells them apart without dispatch).
   value <- .Call(C_lazy_ops, name, computed)
   if (is.null(value)) return(NULL)
-  if (!is.object(value)) value <- lazy_elementwise(name, args, call, computed)
+  if (!is.object(value)) {
+    if (is.na(value)) return(small_result(name, args))
+    value <- lazy_elementwise(name, args, call, computed)
+  }
+  value
+}
+
+# Results shorter than gufunc.lazy_min_length are base R's, computed at once. Those
+# of at least `keep_lazy_length` elements stay lazy values (with their values at
+# hand): a program whose short vectors feed large arrays (n-body's positions in
+# outer(x, x, "-"), step after step) goes on deferring those. Shorter ones are
+# plain, so that loops over scalars and tiny vectors run at base R's speed (a lazy
+# operand costs an S3 dispatch, some microseconds, per operation).
+keep_lazy_length <- 1024L
+
+small_result <- function(name, args) {
+  value <- base_fallback(name, args, count = FALSE)
+  if (length(value) >= keep_lazy_length && lazy_operand(value) && is.null(attr(value, "class"))) {
+    return(.Call(C_lazy_wrap, value))
+  }
   value
 }
 

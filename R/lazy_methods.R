@@ -1,9 +1,9 @@
 # S3 group methods of lazy values: what the engine knows becomes a graph node (O(1),
 # no data allocated), everything else is base R on the materialized values.
 #
-# Small inputs are computed at once by base R and give plain vectors: below
-# option gufunc.lazy_min_length elements (default 65536, set in
-# src/r/lazy_bridge.cpp). The default is where deferral starts to pay, measured
+# Small inputs are computed at once by base R: below option
+# gufunc.lazy_min_length elements (default 65536, set in src/r/lazy_map_bridge.cpp);
+# results of 1024 elements or more stay lazy values (small_result()). The default is where deferral starts to pay, measured
 # with bench::mark() (medians in microseconds, 2 cores, R 4.2) on
 #   base2 = x * 0.5 + 1        lazy2 = materialize(lazy(x) * 0.5 + 1)
 #   base4 = sqrt(x * x + 1) * 2, lazy4 likewise; sum = sum(x * x)
@@ -217,9 +217,10 @@ lazy_reduce <- function(x, op, na.rm) {
 
 # base R's `name` on the materialized arguments: its result, warnings and errors,
 # these attributed to the user's call (`x + "a"`, not the call made here). The
-# arguments are bound to symbols, so a message never deparses the values.
-base_fallback <- function(name, args) {
-  note_fallback(name, args)
+# arguments are bound to symbols, so a message never deparses the values. `count`:
+# whether it is a fallback (lazy_fallbacks()), not a short result computed at once.
+base_fallback <- function(name, args, count = TRUE) {
+  if (count) note_fallback(name, args)
   env <- new.env(parent = baseenv())
   symbols <- paste0("e", seq_along(args))
   for (i in seq_along(args)) assign(symbols[i], materialize(args[[i]]), envir = env)

@@ -88,7 +88,8 @@ double lazy_min_length() {
 // The fast path of the Ops and Math methods: the lazy map of builtin `name` over
 // `args` when every operand is mappable, the lengths are equal or 1, the result
 // has at least lazy_min_length() elements and no operand has attributes besides
-// the class. Otherwise NULL (base R computes it) or FALSE (mappable, but base R's
+// the class. Otherwise NULL (base R computes it), NA (mappable, but too short to
+// defer: computed now, see small_result() in R) or FALSE (mappable, but base R's
 // attribute rules apply: the R code takes over).
 SEXP lazy_ops_entry(SEXP name, SEXP args) {
   return guarded([&]() -> SEXP {
@@ -103,10 +104,10 @@ SEXP lazy_ops_entry(SEXP name, SEXP args) {
       const R_xlen_t len = XLENGTH(VECTOR_ELT(args, i));
       if (len != n && len != 1) return R_NilValue;
     }
-    if (static_cast<double>(n) < lazy_min_length()) return R_NilValue;
     const char* fn = CHAR(STRING_ELT(name, 0));
     Table* base = find_table("base");
     if (base == nullptr || base->find(fn) == nullptr) return R_NilValue;  // not a builtin
+    if (static_cast<double>(n) < lazy_min_length()) return Rf_ScalarLogical(NA_LOGICAL);
     if (!bare) return Rf_ScalarLogical(FALSE);
     return build_map("base", fn, args, R_NilValue);
   });

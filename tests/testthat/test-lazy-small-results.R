@@ -1,0 +1,80 @@
+# Results shorter than gufunc.lazy_min_length: computed at once by base R; of 1024
+# elements or more they stay lazy values (values at hand), shorter ones are plain.
+
+test_that("short results of 1024 elements or more stay lazy, with base R's values", {
+  with_options(list(gufunc.lazy_min_length = 65536), {
+    v <- runif(1500) - 0.5
+    x <- lazy(v)
+    cases <- list(
+      x * 2 + 1, -x, x / 0, x > 0, sqrt(abs(x)), exp(x), x %/% 0.1, !(x > 0),
+      round(x, 2), x + 1:1500
+    )
+    expected <- list(
+      v * 2 + 1, -v, v / 0, v > 0, sqrt(abs(v)), exp(v), v %/% 0.1, !(v > 0),
+      round(v, 2), v + 1:1500
+    )
+    for (k in seq_along(cases)) {
+      expect_true(is_lazy(cases[[k]]), info = k)
+      expect_identical(lazy_state(cases[[k]]), "materialized", info = k)
+      expect_identical(materialize(cases[[k]]), expected[[k]], info = k)
+    }
+  })
+})
+
+test_that("shorter results are plain vectors, as base R's", {
+  with_options(list(gufunc.lazy_min_length = 65536), {
+    v <- c(-1, 0, 2.5, NA, NaN, Inf)
+    x <- lazy(v)
+    expect_identical(x * 2, v * 2)
+    expect_identical(x > 0, v > 0)
+    expect_identical(lazy(runif(1023)) * 0, numeric(1023))
+    # A loop over a tiny lazy vector is a base R loop after its first operation.
+    y <- lazy(runif(10))
+    for (i in 1:100) y <- y * 0.5 + 1
+    expect_false(inherits(y, "gufunc_lazy"))
+  })
+})
+
+test_that("short results keep base R's attributes, warnings and errors", {
+  with_options(list(gufunc.lazy_min_length = 65536), {
+    m <- matrix(seq_len(2000) / 7, 40, dimnames = list(NULL, paste0("c", 1:50)))
+    lm <- lazy(m)
+    r <- lm * 2
+    expect_true(is_lazy(r))
+    expect_identical(materialize(r), m * 2)
+    expect_identical(dim(r), dim(m))
+    n <- setNames(runif(2000), paste0("e", 1:2000))
+    expect_identical(materialize(lazy(n) + 1), n + 1)
+    expect_warning(w <- log(-lazy(rep(1, 2000))), "NaNs produced")
+    expect_identical(materialize(w), rep(NaN, 2000))
+    big <- lazy(rep(.Machine$integer.max, 2000L))
+    expect_warning(s <- big + 1L, "NAs produced by integer overflow")
+    expect_identical(materialize(s), rep(NA_integer_, 2000))
+    expect_error(lazy(runif(2000)) + "a", "non-numeric argument")
+  })
+})
+
+test_that("short results computed at once are not counted as fallbacks", {
+  with_options(list(gufunc.lazy_min_length = 65536), {
+    x <- lazy(runif(1500))
+    lazy_fallbacks(reset = TRUE)
+    y <- x * 2 + sqrt(x)
+    expect_length(lazy_fallbacks(), 0)
+    lazy_fallbacks(reset = TRUE)
+  })
+})
+
+test_that("short vectors updated in a loop keep outer() of them deferred", {
+  with_options(list(gufunc.lazy_min_length = 65536), {
+    v <- runif(1500)
+    x <- lazy(v)
+    for (i in 1:3) {
+      d <- outer(x, x, "-")
+      expect_identical(lazy_state(d), "deferred")
+      s <- rowSums(d * d)
+      x <- x + 0.01 * s / 1500
+      v <- v + 0.01 * rowSums(outer(v, v, "-")^2) / 1500
+    }
+    expect_identical(materialize(x), v)
+  })
+})
