@@ -44,6 +44,8 @@ BlockRunner::BlockRunner(const Batch& b, intptr_t begin, char* out,
 
 int BlockRunner::run(size_t first, size_t last, intptr_t pos, intptr_t n, char* scratch,
                      gufunc_context* ctx, size_t* failed) const {
+  thread_local std::vector<Gathered> gathered;
+  gathered.assign(b_.values.size(), Gathered());
   for (size_t i = first; i < last; ++i) {
     const Instruction& ins = b_.code[i];
     if (ins.op == Op::Reduce) continue;  // reductions are folded by the caller
@@ -58,7 +60,7 @@ int BlockRunner::run(size_t first, size_t last, intptr_t pos, intptr_t n, char* 
     intptr_t steps[GUFUNC_MAX_ARGS + 1];
     size_t k = 0;
     for (int a : ins.args) {
-      args[k] = pointer(a, at, count, scratch, &steps[k]);
+      args[k] = pointer(a, at, count, scratch, &steps[k], &gathered);
       ++k;
     }
     args[k] = pointer(ins.out, at, count, scratch, &steps[k]);
@@ -76,8 +78,8 @@ std::string BlockRunner::failure(size_t i, const gufunc_context& ctx) const {
   return std::string("kernel failed: ") + ctx.msg;
 }
 
-char* BlockRunner::pointer(int v, intptr_t pos, intptr_t count, char* scratch,
-                           intptr_t* step) const {
+char* BlockRunner::pointer(int v, intptr_t pos, intptr_t count, char* scratch, intptr_t* step,
+                           std::vector<Gathered>* gathered) const {
   const Value& val = b_.values[v];
   const intptr_t es = static_cast<intptr_t>(dtype_size(val.dtype));
   *step = es;
@@ -99,9 +101,14 @@ char* BlockRunner::pointer(int v, intptr_t pos, intptr_t count, char* scratch,
         if (repeated) *step = 0;
         return const_cast<char*>(view_element(view, pos, static_cast<size_t>(es)));
       }
-      char* gathered = scratch + static_cast<size_t>(gather_slot_[v]) * register_bytes();
-      read_view(view, pos, pos + count, gathered);
-      return gathered;
+      char* slot = scratch + static_cast<size_t>(gather_slot_[v]) * register_bytes();
+      if (gathered != nullptr) {
+        Gathered& g = (*gathered)[static_cast<size_t>(v)];
+        if (g.pos == pos && g.count == count) return slot;
+        g = {pos, count};
+      }
+      read_view(view, pos, pos + count, slot);
+      return slot;
     }
     case ValueKind::Staged:
       if (val.node->length == 1) {

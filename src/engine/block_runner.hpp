@@ -45,9 +45,17 @@ class BlockRunner {
   // The error a failure of instruction i becomes.
   std::string failure(size_t i, const gufunc_context& ctx) const;
 
+  // Which elements of each value are in its gather slot now, so that a view read
+  // by several instructions of one block is gathered once.
+  struct Gathered {
+    intptr_t pos = -1, count = 0;
+  };
+
   // Where value v's elements [pos, pos + count) are, and their step. The elements
-  // of a block view that cross a column are gathered into its slot of `scratch`.
-  char* pointer(int v, intptr_t pos, intptr_t count, char* scratch, intptr_t* step) const;
+  // of a block view that cross a column are gathered into its slot of `scratch`
+  // (unless `gathered` says they are there already).
+  char* pointer(int v, intptr_t pos, intptr_t count, char* scratch, intptr_t* step,
+                std::vector<Gathered>* gathered = nullptr) const;
 
  private:
   int run_gufunc(size_t i, intptr_t pos, intptr_t n, char* scratch, gufunc_context* ctx) const;
