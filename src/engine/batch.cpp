@@ -42,7 +42,7 @@ class Linearizer {
                               "` is read whole: a gufunc ends its kernel");
         continue;
       }
-      if (n->kind == NodeKind::Assign) {
+      if (n->kind == NodeKind::Assign && !patchable(*n, width)) {
         ids_[key] = stage(n, n->dtype, width,
                           "a subassignment's result is computed first: its positions come "
                           "from two values");
@@ -71,7 +71,11 @@ class Linearizer {
         }
         continue;
       }
-      emit_map(n, width);
+      if (n->kind == NodeKind::Assign) {
+        emit_patch(n, width);
+      } else {
+        emit_map(n, width);
+      }
     }
     return ids_.at(key_of(top, width));
   }
@@ -192,6 +196,23 @@ class Linearizer {
     b_.values[out].width = width;
     Instruction ins{Op::Map, n, std::move(args), out};
     ins.width = width;
+    b_.code.push_back(ins);
+    ids_[key_of(n, width)] = out;
+  }
+
+  // A write of one value (a constant) over a base of the same storage: each block
+  // of the new version is the base's block with the region's positions in it set.
+  static bool patchable(const Node& n, intptr_t width) {
+    const Node& value = *n.children[1];
+    return width == 1 && value.kind == NodeKind::Scalar &&
+           same_storage(n.children[0]->dtype, n.dtype) && same_storage(value.dtype, n.dtype);
+  }
+
+  void emit_patch(const Node* n, intptr_t width) {
+    const int base = ids_.at(key_of(n->children[0].get(), width));
+    const int value = constant(n->children[1].get(), n->dtype);
+    int out = add_value({ValueKind::Computed, n->dtype, n});
+    Instruction ins{Op::Patch, n, {base, value}, out};
     b_.code.push_back(ins);
     ids_[key_of(n, width)] = out;
   }
@@ -406,6 +427,9 @@ std::string describe_instruction(const Batch& b, const Instruction& ins) {
     case Op::Reduce:
       return std::string(reduction_name(ins.node->reduction)) + "(" + args +
              (ins.node->na_rm ? ", na.rm = TRUE" : "") + ")";
+    case Op::Patch:
+      return name(ins.out) + " = " + name(ins.args[0]) + " with `[<-` of " +
+             region_text(ins.node->region) + ": " + name(ins.args[1]);
     case Op::Gufunc:
       return name(ins.out) + " = `" + ins.node->function->name() + "`(" + args + ")  [" +
              ins.node->function->signature(ins.node->match.index).text + "]  " +

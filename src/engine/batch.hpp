@@ -43,7 +43,10 @@ struct Value {
   intptr_t stage_begin = 0;
 };
 
-enum class Op { Map, Cast, Reduce, Gufunc };
+// Patch: the values of args[0] with the positions of node->region set to the
+// constant args[1] (a subassignment of one value, diag(m) <- 0, fused with its base
+// and its readers instead of computed first).
+enum class Op { Map, Cast, Reduce, Gufunc, Patch };
 
 struct Instruction {
   Op op;

@@ -68,6 +68,10 @@ int BlockRunner::run(size_t first, size_t last, intptr_t pos, intptr_t n, char* 
       cast_to_double(args[0], steps[0], reinterpret_cast<double*>(args[1]), count);
       continue;
     }
+    if (ins.op == Op::Patch) {
+      patch(ins.node->region, args, steps, at, count, dtype_size(ins.node->dtype));
+      continue;
+    }
     if (call_kernel(*ins.node, args, steps, count, ctx) != 0) return -1;
   }
   return 0;
@@ -155,6 +159,27 @@ int BlockRunner::run_gufunc(size_t i, intptr_t pos, intptr_t n, char* scratch,
   contiguous[k] = true;
   base[k] = pointer(ins.out, pos * ins.width, n * ins.width, scratch, &step);
   return steps_[i]->run(base, contiguous, pos, n, ctx);
+}
+
+// Elements [pos, pos + n) of the base (args[0]) into the output (args[2]), then the
+// value (args[1]) into those of the region's positions among them.
+void BlockRunner::patch(const Region& r, char** args, const intptr_t* steps, intptr_t pos,
+                        intptr_t n, size_t es) {
+  char* out = args[2];
+  const intptr_t w = static_cast<intptr_t>(es);
+  if (steps[0] == 0) {
+    for (intptr_t i = 0; i < n; ++i) std::memcpy(out + i * w, args[0], es);
+  } else if (args[0] != out) {
+    std::memmove(out, args[0], static_cast<size_t>(n) * es);
+  }
+  const intptr_t end = pos + n;
+  const intptr_t first_column = r.columns == 1 ? 0 : r.column_ending_after(pos);
+  for (intptr_t c = first_column; c < r.columns; ++c) {
+    const intptr_t p = r.first + c * r.step;
+    if (p >= end) break;
+    const intptr_t a = std::max(p, pos), b = std::min(p + r.rows, end);
+    for (intptr_t q = a; q < b; ++q) std::memcpy(out + (q - pos) * w, args[1], es);
+  }
 }
 
 void BlockRunner::cast_to_double(const char* src, intptr_t step, double* dst, intptr_t n) {

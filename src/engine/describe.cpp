@@ -20,6 +20,8 @@ namespace {
 
 double bytes_of(const Node& n) { return static_cast<double>(n.length) * dtype_size(n.dtype); }
 
+}  // namespace
+
 std::string region_text(const Region& r) {
   const std::string elements = std::to_string(r.rows) + (r.rows == 1 ? " element" : " elements");
   const std::string from = " from position " + std::to_string(r.first + 1);
@@ -27,6 +29,8 @@ std::string region_text(const Region& r) {
   return std::to_string(r.columns) + " runs of " + elements + ", " + std::to_string(r.step) +
          " apart," + from;
 }
+
+namespace {
 
 std::string input_text(const View& view) {
   std::string text = std::string(dtype_name(view.dtype)) + "[" + std::to_string(view.length) + "]";
@@ -192,6 +196,11 @@ class Describer {
         step.op = PlanOp::Reduce;
         step.function = reduction_name(ins.node->reduction);
         step.na_rm = ins.node->na_rm;
+        break;
+      case Op::Patch:
+        step.op = PlanOp::Assign;
+        step.function = "[<-";
+        step.region = ins.node->region;
         break;
       case Op::Gufunc: {
         step.op = PlanOp::Gufunc;

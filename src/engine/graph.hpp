@@ -104,6 +104,9 @@ struct Region {
   }
 };
 
+// "1500 runs of 1 element, 1501 apart, from position 1", as plans say it.
+std::string region_text(const Region& r);
+
 struct Node {
   NodeKind kind;
   gufunc_dtype dtype;  // type of the node's values
