@@ -43,11 +43,11 @@ struct Value {
   intptr_t stage_begin = 0;
 };
 
-enum class Op { Map, Cast, Reduce, Gufunc };
+enum class Op { Map, Cast, Reduce, Gufunc, Scan };
 
 struct Instruction {
   Op op;
-  const Node* node = nullptr;  // Map or Reduce
+  const Node* node = nullptr;  // Map, Reduce, Gufunc or Scan
   std::vector<int> args;       // value ids
   int out = -1;                // value id (Map, Cast, Gufunc)
   intptr_t width = 1;          // elements per iteration (Gufunc: of its output)
@@ -74,7 +74,9 @@ struct Batch {
 
 // Linearizes `root`: a Map, Gufunc (or Input/Scalar) node whose values go to an output
 // buffer `out` (only its identity matters here: the blockability rule), or a Reduce
-// node, whose child is computed and reduced. Nested reductions become Reduced values.
+// or Scan node, whose child is computed and reduced or scanned (a trailing Reduce or
+// Scan instruction). Nested reductions become Reduced values; nested scans are
+// staged (each value depends on all before it).
 Batch build_batch(const Node& root, const void* out);
 
 // Arrays one block of the batch touches (inputs, registers, the output): sizes blocks.
