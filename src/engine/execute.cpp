@@ -89,7 +89,7 @@ void run_batch(const Batch& b, const Node& root, intptr_t begin, intptr_t end, c
       continue;
     }
     if (scan != nullptr && last == b.code.size()) {
-      ScanKernel kernel(b, runner, first, end, nthreads, scan);
+      ScanKernel kernel(b, runner, first, begin, end, nthreads, scan);
       in_rounds(nblocks, touched, nthreads, options, *outcome,
                 [&](size_t from, size_t to) { kernel.run_blocks(threads, from, to, outcome); });
       continue;
@@ -217,19 +217,31 @@ unsigned evaluate_gufunc(const NodePtr& root, intptr_t begin, intptr_t end, char
 }
 
 // Elements [begin, end) of scan node `root`: its input is computed and carried
-// through from the first element (each value depends on all before it), and the
-// values from `begin` on are written.
+// through from the first element (each value depends on all before it), or from
+// where the last evaluation ended when that is not after `begin`, and the values
+// from `begin` on are written.
 unsigned evaluate_scan(const NodePtr& root, intptr_t begin, intptr_t end, char* out,
                        const EvalOptions& options) {
   if (begin == end) return 0;
-  Batch b = build_batch(*root, nullptr);
-  unsigned warnings = resolve_reductions(&b, options);
-  warnings |= resolve_staged(&b, 0, end, options);
   const Scanner scanner(root->scan, root->children[0]->dtype);
   ScanTarget target{scanner, scanner.start(), out, begin};
+  intptr_t from = 0;
+  const std::shared_ptr<ScanCheckpoint> saved = root->checkpoint;
+  if (saved && saved->end <= begin) {
+    from = saved->end;
+    target.state = saved->state;
+    target.state.warnings = 0;  // raised by the evaluation that met them
+  }
+  Batch b = build_batch(*root, nullptr);
+  unsigned warnings = resolve_reductions(&b, options);
+  warnings |= resolve_staged(&b, from, end, options);
   WorkerOutcome outcome;
-  run_batch(b, *root, 0, end, nullptr, options, nullptr, &target, &outcome);
+  run_batch(b, *root, from, end, nullptr, options, nullptr, &target, &outcome);
   check(outcome);
+  auto reached = std::make_shared<ScanCheckpoint>();
+  reached->end = end;
+  reached->state = target.state;
+  root->checkpoint = std::move(reached);
   return warnings | outcome.warnings.load() | target.state.warnings;
 }
 

@@ -23,6 +23,7 @@ namespace engine {
 
 struct Node;
 using NodePtr = std::shared_ptr<const Node>;
+struct ScanCheckpoint;  // scan_ops.hpp
 
 enum class NodeKind { Input, Scalar, Map, Reduce, Gufunc, Assign, Scan };
 
@@ -125,6 +126,10 @@ struct Node {
   Reduction reduction = Reduction::Sum;
   bool na_rm = false;  // Reduce
   ScanOp scan = ScanOp::Cumsum;  // Scan
+  // Scan: where its last evaluation ended and the carry there, so evaluations in
+  // consecutive pieces (a file written piece by piece, margin sums in chunks)
+  // resume instead of starting over. A cache, set on the main thread only.
+  mutable std::shared_ptr<ScanCheckpoint> checkpoint;
   Region region;       // Assign: children[0] is the value before, children[1] the value written
   // Gufunc nodes on the longest path down from this one: nested gufuncs are
   // evaluated recursively, one level each (execute.cpp).

@@ -9,12 +9,13 @@
 namespace gufunc {
 namespace engine {
 
-ScanKernel::ScanKernel(const Batch& b, const BlockRunner& runner, size_t first, intptr_t end,
-                       int threads, ScanTarget* target)
+ScanKernel::ScanKernel(const Batch& b, const BlockRunner& runner, size_t first, intptr_t begin,
+                       intptr_t end, int threads, ScanTarget* target)
     : runner_(runner),
       first_(first),
       last_(b.code.size() - 1),
       scan_(b.code.back()),
+      begin_(begin),
       end_(end),
       threads_(threads),
       target_(*target),
@@ -27,7 +28,9 @@ ScanKernel::ScanKernel(const Batch& b, const BlockRunner& runner, size_t first, 
   }
 }
 
-intptr_t ScanKernel::position(size_t k) const { return static_cast<intptr_t>(k * runner_.block()); }
+intptr_t ScanKernel::position(size_t k) const {
+  return begin_ + static_cast<intptr_t>(k * runner_.block());
+}
 
 intptr_t ScanKernel::length(size_t k) const {
   return std::min<intptr_t>(static_cast<intptr_t>(runner_.block()), end_ - position(k));

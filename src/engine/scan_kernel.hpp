@@ -17,7 +17,7 @@ namespace gufunc {
 namespace engine {
 
 // Where a scan's values go: elements [out_begin, ...) of the scan into `out`; the
-// elements before only advance the carry.
+// elements before only advance the carry (`state`, the carry where the run starts).
 struct ScanTarget {
   Scanner scanner;
   ScanState state;
@@ -27,10 +27,10 @@ struct ScanTarget {
 
 class ScanKernel {
  public:
-  // Instructions [first, end of b.code) run on elements [0, end) in blocks of
+  // Instructions [first, end of b.code) run on elements [begin, end) in blocks of
   // runner.block(); `threads` tasks share them.
-  ScanKernel(const Batch& b, const BlockRunner& runner, size_t first, intptr_t end, int threads,
-             ScanTarget* target);
+  ScanKernel(const Batch& b, const BlockRunner& runner, size_t first, intptr_t begin, intptr_t end,
+             int threads, ScanTarget* target);
 
   // Runs blocks [from, to) and carries the scan through them; blocks are scanned in
   // order across calls.
@@ -46,7 +46,7 @@ class ScanKernel {
   const BlockRunner& runner_;
   size_t first_, last_;      // instructions run per block
   const Instruction& scan_;  // the Scan instruction
-  intptr_t end_;
+  intptr_t begin_, end_;
   int threads_;  // tasks: 1 when helpers would only copy values
   ScanTarget& target_;
   size_t value_bytes_;                    // bytes of one input value

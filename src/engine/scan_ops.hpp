@@ -28,6 +28,12 @@ struct ScanState {
   unsigned warnings = 0;  // GUFUNC_WARN_CUMSUM_OVERFLOW
 };
 
+// The carry of a scan after its first `end` values.
+struct ScanCheckpoint {
+  intptr_t end = 0;
+  ScanState state;
+};
+
 class Scanner {
  public:
   // Scan `op` over values of dtype `input` (logical: read as integer).

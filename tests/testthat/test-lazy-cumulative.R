@@ -147,3 +147,20 @@ test_that("short values, other arguments and other types go to base R", {
   f <- lazy(1:2000)
   expect_identical(materialize(cummax(f)), cummax(1:2000))
 })
+
+test_that("pieces of a scan read one after another resume its carry", {
+  set.seed(5)
+  n <- 600000L  # more than one chunk of margin sums (2^18 elements)
+  x <- runif(n)
+  y <- cumsum(lazy(x) * 2)
+  dim(y) <- c(n / 2, 2)
+  ref <- matrix(cumsum(x * 2), n / 2)
+  expect_identical(colSums(y), colSums(ref))
+  expect_identical(rowSums(y), rowSums(ref))
+  expect_identical(materialize(y), ref)
+  ints <- rep(5000L, n)
+  z <- cumsum(lazy(ints))
+  dim(z) <- c(n / 2, 2)
+  expect_identical(capture_warnings(colMeans(z)),
+                   capture_warnings(colMeans(matrix(cumsum(ints), n / 2))))
+})
