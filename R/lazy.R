@@ -34,8 +34,14 @@
 #' number or a lazy value), `is.na()`, `is.nan()`, `is.finite()` and `is.infinite()`
 #' are deferred and fused like the operators.
 #'
+#' `cumsum()`, `cumprod()`, `cummax()` and `cummin()` are deferred scans: the
+#' element-wise expression they read is computed block by block on all threads
+#' and the running value is carried through the blocks in index order (sums and
+#' products in one long double, as base R), so the values have base R's bits.
+#' Later operations read the scan's values like an input.
+#'
 #' Everything the engine does not know falls back to base R with base R's result:
-#' other functions (`gamma()`, `cumsum()`, ...), character, complex, factor or
+#' other functions (`gamma()`, `median()`, ...), character, complex, factor or
 #' Date operands, and operands whose lengths differ (other than a single value
 #' against many, which is mapped lazily). An operator between a lazy value and an
 #' object whose class has its own method (a Date, difftime or factor) runs

@@ -40,6 +40,10 @@ chooseOpsMethod.gufunc_lazy <- function(x, y, mx, my, cl, reverse) TRUE
 
 #' @export
 Math.gufunc_lazy <- function(x, ...) {
+  if (startsWith(.Generic, "cum") && ...length() == 0L) {
+    value <- lazy_scan(.Generic, x)
+    if (!is.null(value)) return(value)
+  }
   args <- deferred_math_operands(.Generic, x, ...)
   value <- if (!is.null(args)) lazy_builtin_map(.Generic, args, generic_call(sys.call(), .Generic))
   if (is.null(value)) base_fallback(.Generic, list(x, ...)) else value
@@ -207,6 +211,15 @@ lazy_elementwise <- function(name, args, call, computed = args) {
 generic_call <- function(call, name) {
   call[[1L]] <- as.name(name)
   call
+}
+
+# cumsum(), cumprod(), cummax() or cummin() of x as a lazy scan over x's graph, with
+# the one attribute base R keeps (names, or the dimnames of a 1-d array), or NULL
+# for base R to compute (short, or not a number vector).
+lazy_scan <- function(name, x) {
+  if (!lazy_operand(x) || length(x) < lazy_min_length()) return(NULL)
+  names <- names(x)
+  .Call(C_lazy_scan, x, name, if (!is.null(names)) list(names = names))
 }
 
 lazy_reduce <- function(x, op, na.rm) {

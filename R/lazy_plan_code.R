@@ -91,6 +91,7 @@ plan_step_call <- function(op, fun, args, na_rm, arg_dims) {
     },
     cast = as.call(list(as.name(paste0("as.", fun)), args[[1L]])),
     reduce = as.call(c(as.name(fun), args, if (na_rm) list(na.rm = TRUE))),
+    scan = as.call(c(as.name(fun), args)),
     gufunc = {
       # The engine reads operands in R layout: core dims, then loop dims.
       operands <- Map(function(a, d) call("array", a, as.integer(d)), args, arg_dims)

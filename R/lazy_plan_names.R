@@ -88,6 +88,8 @@ plan_step_text <- function(steps, values, names) {
     cast = sprintf("%s = as.%s(%s)", out, steps$fun, args),
     reduce = sprintf("%s = %s(%s%s)", out, steps$fun, args,
                      ifelse(steps$na_rm != 0, ", na.rm = TRUE", "")),
+    scan = sprintf("%s = %s(%s)  (carried in index order, block after block)", out,
+                   steps$fun, args),
     gufunc = sprintf("%s = `%s`(%s)  [%s]  %s", out, steps$fun, args, steps$signature,
                      steps$detail),
     assign = sprintf("%s = %s with `[<-` of %s: %s%s", out,

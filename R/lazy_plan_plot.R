@@ -70,7 +70,7 @@ plan_layers <- function(parts) {
 }
 
 node_fill <- c(input = "#dbe9f6", map = "#e8f5e0", cast = "#f2f2f2", reduce = "#fde3c8",
-               gufunc = "#f6d5e5", assign = "#fff2b3")
+               gufunc = "#f6d5e5", assign = "#fff2b3", scan = "#e3dcf4")
 
 # The plan as one grob tree (see plot.gufunc_lazy_plan).
 plan_grob <- function(plan) {

@@ -42,6 +42,12 @@ class Linearizer {
                               "` is read whole: a gufunc ends its kernel");
         continue;
       }
+      if (n->kind == NodeKind::Scan) {
+        ids_[key] = stage(n, n->dtype, width,
+                          std::string("the result of ") + scan_name(n->scan) +
+                              "() is computed first: each of its values depends on all before it");
+        continue;
+      }
       if (n->kind == NodeKind::Assign && !patchable(*n, width)) {
         ids_[key] = stage(n, n->dtype, width,
                           "a subassignment's result is computed first: its positions come "
@@ -80,10 +86,11 @@ class Linearizer {
     return ids_.at(key_of(top, width));
   }
 
-  void emit_reduce(const Node* r) {
+  // The trailing Reduce or Scan instruction of a reduction's or a scan's batch.
+  void emit_fold(Op op, const Node* r) {
     const Node* child = r->children[0].get();
     int arg = value_of(child, 1);
-    Instruction ins{Op::Reduce, r, {arg}, -1};
+    Instruction ins{op, r, {arg}, -1};
     b_.code.push_back(ins);
   }
 
@@ -354,9 +361,9 @@ int fusable_product(const Batch& b) {
 Batch build_batch(const Node& root, const void* out) {
   Batch b;
   Linearizer lin(&b);
-  if (root.kind == NodeKind::Reduce) {
+  if (root.kind == NodeKind::Reduce || root.kind == NodeKind::Scan) {
     b.length = root.children[0]->length;
-    lin.emit_reduce(&root);
+    lin.emit_fold(root.kind == NodeKind::Reduce ? Op::Reduce : Op::Scan, &root);
   } else if (root.kind == NodeKind::Gufunc) {
     b.length = root.apply->loop_length;
     b.result = lin.emit_gufunc(&root);
@@ -377,7 +384,8 @@ Batch build_batch(const Node& root, const void* out) {
         ia.inputs.push_back(access_of(b, ins.args[k], out, ins.width));
       }
     }
-    if (ins.op == Op::Reduce) {
+    if (ins.op == Op::Reduce || ins.op == Op::Scan) {
+      // The caller folds it: in the blockability rule, a value of its own.
       Access r;
       r.space = Space::Reduced;
       r.id = -1 - static_cast<intptr_t>(accesses.size());
@@ -430,6 +438,9 @@ std::string describe_instruction(const Batch& b, const Instruction& ins) {
     case Op::Patch:
       return name(ins.out) + " = " + name(ins.args[0]) + " with `[<-` of " +
              region_text(ins.node->region) + ": " + name(ins.args[1]);
+    case Op::Scan:
+      return std::string("out = ") + scan_name(ins.node->scan) + "(" + args +
+             ")  (carried in index order, block after block)";
     case Op::Gufunc:
       return name(ins.out) + " = `" + ins.node->function->name() + "`(" + args + ")  [" +
              ins.node->function->signature(ins.node->match.index).text + "]  " +

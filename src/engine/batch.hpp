@@ -46,11 +46,11 @@ struct Value {
 // Patch: the values of args[0] with the positions of node->region set to the
 // constant args[1] (a subassignment of one value, diag(m) <- 0, fused with its base
 // and its readers instead of computed first).
-enum class Op { Map, Cast, Reduce, Gufunc, Patch };
+enum class Op { Map, Cast, Reduce, Gufunc, Patch, Scan };
 
 struct Instruction {
   Op op;
-  const Node* node = nullptr;  // Map or Reduce
+  const Node* node = nullptr;  // Map, Reduce, Gufunc or Scan
   std::vector<int> args;       // value ids
   int out = -1;                // value id (Map, Cast, Gufunc)
   intptr_t width = 1;          // elements per iteration (Gufunc: of its output)
@@ -77,7 +77,9 @@ struct Batch {
 
 // Linearizes `root`: a Map, Gufunc (or Input/Scalar) node whose values go to an output
 // buffer `out` (only its identity matters here: the blockability rule), or a Reduce
-// node, whose child is computed and reduced. Nested reductions become Reduced values.
+// or Scan node, whose child is computed and reduced or scanned (a trailing Reduce or
+// Scan instruction). Nested reductions become Reduced values; nested scans are
+// staged (each value depends on all before it).
 Batch build_batch(const Node& root, const void* out);
 
 // Arrays one block of the batch touches (inputs, registers, the output): sizes blocks.

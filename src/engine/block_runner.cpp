@@ -48,7 +48,7 @@ int BlockRunner::run(size_t first, size_t last, intptr_t pos, intptr_t n, char* 
   gathered.assign(b_.values.size(), Gathered());
   for (size_t i = first; i < last; ++i) {
     const Instruction& ins = b_.code[i];
-    if (ins.op == Op::Reduce) continue;  // reductions are folded by the caller
+    if (ins.op == Op::Reduce || ins.op == Op::Scan) continue;  // folded by the caller
     *failed = i;
     if (ins.op == Op::Gufunc) {
       if (run_gufunc(i, pos, n, scratch, ctx) != 0) return -1;

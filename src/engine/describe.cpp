@@ -63,7 +63,8 @@ class Describer {
   // and staged values, which run first); returns the value computed for root.
   int add(const Node& root) {
     if (root.kind == NodeKind::Assign) return add_assigns(root);
-    const Batch b = build_batch(root, root.kind == NodeKind::Reduce ? nullptr : &root);
+    const bool folded = root.kind == NodeKind::Reduce || root.kind == NodeKind::Scan;
+    const Batch b = build_batch(root, folded ? nullptr : &root);
     for (const Node* r : b.reductions) {
       add(*r);
       end_previous(
@@ -86,7 +87,12 @@ class Describer {
       for (size_t i = first; i < last; ++i) {
         kernel.instructions.push_back(describe_instruction(b, b.code[i]));
         const int out = add_step(b, b.code[i], &ids);
-        if (b.code[i].op == Op::Reduce) result = out;
+        if (b.code[i].op == Op::Reduce || b.code[i].op == Op::Scan) result = out;
+        if (b.code[i].op == Op::Scan && i > first) {
+          kernel.notes.push_back(
+              "the scan's input is computed block by block on all threads, in block scratch; "
+              "one thread carries the scan through the blocks in index order");
+        }
         if (b.code[i].op == Op::Gufunc) {
           kernel.notes.push_back("runs in blocks of " +
                                  std::to_string(block_iterations(b, root, elements)) +
@@ -202,6 +208,10 @@ class Describer {
         step.function = "[<-";
         step.region = ins.node->region;
         break;
+      case Op::Scan:
+        step.op = PlanOp::Scan;
+        step.function = scan_name(ins.node->scan);
+        break;
       case Op::Gufunc: {
         step.op = PlanOp::Gufunc;
         const ResolvedShape& shape = ins.node->apply->shape;
@@ -217,9 +227,11 @@ class Describer {
         step.function = ins.node->function->name();
         step.signature = ins.node->function->signature(ins.node->match.index).text;
     }
-    if (ins.op == Op::Reduce) {
-      step.out = new_value(PlanValueKind::Computed, ins.node->dtype,
-                           ins.node->reduction == Reduction::Range ? 2 : 1);
+    if (ins.op == Op::Reduce || ins.op == Op::Scan) {
+      const intptr_t length = ins.op == Op::Scan                          ? ins.node->length
+                              : ins.node->reduction == Reduction::Range ? 2
+                                                                        : 1;
+      step.out = new_value(PlanValueKind::Computed, ins.node->dtype, length);
       produced_[ins.node] = step.out;
     } else {
       step.out = global_value(b, ins.out, ids);

@@ -35,8 +35,9 @@ struct EvalOptions {
 // Thrown when EvalOptions::hooks.interrupted said stop.
 using gufunc::Interrupted;
 
-// Evaluates elements [begin, end) of `root` (a Map, Gufunc, Input or Scalar node) into `out`,
-// which holds end - begin values of root->dtype. Returns the GUFUNC_WARN_* bits;
+// Evaluates elements [begin, end) of `root` (a Map, Gufunc, Assign, Scan, Input or Scalar
+// node) into `out`, which holds end - begin values of root->dtype. A Scan computes
+// elements [0, begin) too, to carry its values to `begin`. Returns the GUFUNC_WARN_* bits;
 // throws gufunc_kernel_error when a kernel fails.
 unsigned evaluate(const NodePtr& root, intptr_t begin, intptr_t end, char* out,
                   const EvalOptions& options);

@@ -12,6 +12,7 @@
 #include "engine/evaluate.hpp"
 #include "engine/mapped_file.hpp"
 #include "engine/reduce_kernel.hpp"
+#include "engine/scan_kernel.hpp"
 #include "kernels/r_summary.hpp"
 
 namespace gufunc {
@@ -54,9 +55,10 @@ void in_rounds(size_t nblocks, size_t block_touched, int threads, const EvalOpti
 
 // Runs every kernel of `b` over iterations [begin, end): blocks spread over threads
 // in rounds, with an interrupt check between rounds. A trailing Reduce instruction
-// is folded into `fold` (twice for base R's mean).
+// is folded into `fold` (twice for base R's mean), a trailing Scan into `scan`.
 void run_batch(const Batch& b, const Node& root, intptr_t begin, intptr_t end, char* out,
-               const EvalOptions& options, Fold* fold, WorkerOutcome* outcome) {
+               const EvalOptions& options, Fold* fold, ScanTarget* scan,
+               WorkerOutcome* outcome) {
   // Blocks are sized in elements; a block of a gufunc batch holds whole iterations.
   const size_t width = static_cast<size_t>(std::max<intptr_t>(b.max_width, 1));
   const size_t elements = block_elements(batch_streams(b), options.block_size);
@@ -84,6 +86,12 @@ void run_batch(const Batch& b, const Node& root, intptr_t begin, intptr_t end, c
         in_rounds(nblocks, touched, nthreads, options, *outcome,
                   [&](size_t from, size_t to) { kernel.run_blocks(threads, from, to, outcome); });
       } while (!outcome->failed && fold->reducer.start_second_pass(&fold->state));
+      continue;
+    }
+    if (scan != nullptr && last == b.code.size()) {
+      ScanKernel kernel(b, runner, first, begin, end, nthreads, scan);
+      in_rounds(nblocks, touched, nthreads, options, *outcome,
+                [&](size_t from, size_t to) { kernel.run_blocks(threads, from, to, outcome); });
       continue;
     }
     auto body = [&](size_t from, size_t to) {
@@ -181,7 +189,7 @@ unsigned run_root(const NodePtr& root, intptr_t from, intptr_t to, char* out,
   unsigned warnings = resolve_reductions(&b, options);
   warnings |= resolve_staged(&b, from, to, options);
   WorkerOutcome outcome;
-  run_batch(b, *root, from, to, out, options, nullptr, &outcome);
+  run_batch(b, *root, from, to, out, options, nullptr, nullptr, &outcome);
   check(outcome);
   return warnings | outcome.warnings.load();
 }
@@ -206,6 +214,35 @@ unsigned evaluate_gufunc(const NodePtr& root, intptr_t begin, intptr_t end, char
                 static_cast<size_t>(end - begin) * es);
   }
   return warnings;
+}
+
+// Elements [begin, end) of scan node `root`: its input is computed and carried
+// through from the first element (each value depends on all before it), or from
+// where the last evaluation ended when that is not after `begin`, and the values
+// from `begin` on are written.
+unsigned evaluate_scan(const NodePtr& root, intptr_t begin, intptr_t end, char* out,
+                       const EvalOptions& options) {
+  if (begin == end) return 0;
+  const Scanner scanner(root->scan, root->children[0]->dtype);
+  ScanTarget target{scanner, scanner.start(), out, begin};
+  intptr_t from = 0;
+  const std::shared_ptr<ScanCheckpoint> saved = root->checkpoint;
+  if (saved && saved->end <= begin) {
+    from = saved->end;
+    target.state = saved->state;
+    target.state.warnings = 0;  // raised by the evaluation that met them
+  }
+  Batch b = build_batch(*root, nullptr);
+  unsigned warnings = resolve_reductions(&b, options);
+  warnings |= resolve_staged(&b, from, end, options);
+  WorkerOutcome outcome;
+  run_batch(b, *root, from, end, nullptr, options, nullptr, &target, &outcome);
+  check(outcome);
+  auto reached = std::make_shared<ScanCheckpoint>();
+  reached->end = end;
+  reached->state = target.state;
+  root->checkpoint = std::move(reached);
+  return warnings | outcome.warnings.load() | target.state.warnings;
 }
 
 }  // namespace
@@ -237,6 +274,7 @@ unsigned evaluate(const NodePtr& root, intptr_t begin, intptr_t end, char* out,
   }
   if (root->kind == NodeKind::Gufunc) return evaluate_gufunc(root, begin, end, out, options);
   if (root->kind == NodeKind::Assign) return evaluate_assign(root, {{begin, end}}, out, options);
+  if (root->kind == NodeKind::Scan) return evaluate_scan(root, begin, end, out, options);
   return run_root(root, begin, end, out, options);
 }
 
@@ -258,7 +296,7 @@ unsigned evaluate_runs(const NodePtr& root, const std::vector<Run>& runs, char* 
   for (const Run& r : runs) {
     if (one_batch) {
       WorkerOutcome outcome;
-      run_batch(b, *root, r.begin, r.end, out, options, nullptr, &outcome);
+      run_batch(b, *root, r.begin, r.end, out, options, nullptr, nullptr, &outcome);
       check(outcome);
       warnings |= outcome.warnings.load();
     } else {
@@ -281,7 +319,7 @@ ReduceResult reduce(const NodePtr& node, const EvalOptions& options) {
   Fold fold{reducer, reducer.start()};
   WorkerOutcome outcome;
   if (child.kind != NodeKind::Scalar) {
-    run_batch(b, *node, 0, child.length, nullptr, options, &fold, &outcome);
+    run_batch(b, *node, 0, child.length, nullptr, options, &fold, nullptr, &outcome);
     check(outcome);
   } else {
     const char* data = child.dtype == GUFUNC_DOUBLE

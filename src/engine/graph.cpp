@@ -33,6 +33,19 @@ const char* reduction_name(Reduction r) {
   }
 }
 
+const char* scan_name(ScanOp op) {
+  switch (op) {
+    case ScanOp::Cumsum:
+      return "cumsum";
+    case ScanOp::Cumprod:
+      return "cumprod";
+    case ScanOp::Cummax:
+      return "cummax";
+    default:
+      return "cummin";
+  }
+}
+
 Node::~Node() {
   // Release children without recursion: a child whose only owner is this node is
   // emptied into the work list before it dies, so each destructor frees one level.
@@ -229,6 +242,19 @@ NodePtr make_reduce(Reduction r, bool na_rm, NodePtr arg) {
   auto n = std::make_shared<Node>(NodeKind::Reduce, t, r == Reduction::Range ? 2 : 1);
   n->reduction = r;
   n->na_rm = na_rm;
+  n->gufunc_depth = arg->gufunc_depth;
+  n->children.push_back(std::move(arg));
+  return n;
+}
+
+NodePtr make_scan(ScanOp op, NodePtr arg) {
+  if (arg->kind == NodeKind::Reduce) {
+    throw Error("gufunc_internal_error", std::string(scan_name(op)) + "() of a reduction");
+  }
+  const bool integers = arg->dtype == GUFUNC_INTEGER || arg->dtype == GUFUNC_LOGICAL;
+  const gufunc_dtype t = integers && op != ScanOp::Cumprod ? GUFUNC_INTEGER : GUFUNC_DOUBLE;
+  auto n = std::make_shared<Node>(NodeKind::Scan, t, arg->length);
+  n->scan = op;
   n->gufunc_depth = arg->gufunc_depth;
   n->children.push_back(std::move(arg));
   return n;

@@ -1,8 +1,9 @@
 // The deferred graph: immutable nodes shared between lazy values. A node is an input
 // (a view of memory the caller keeps alive), a scalar constant, an element-wise map
 // of a dispatch-table function over child nodes, a reduction of a child, a gufunc
-// with core dimensions (one output) over child nodes, or a subassignment (a new
-// version of a child with a region written from another child).
+// with core dimensions (one output) over child nodes, a subassignment (a new
+// version of a child with a region written from another child), or a scan (the
+// running sums, products, maxima or minima of a child: cumsum() and co.).
 // Nodes are created and destroyed on the main thread; destruction is iterative, so
 // chains of 1e5 nodes do not overflow the C stack.
 #pragma once
@@ -22,11 +23,15 @@ namespace engine {
 
 struct Node;
 using NodePtr = std::shared_ptr<const Node>;
+struct ScanCheckpoint;  // scan_ops.hpp
 
-enum class NodeKind { Input, Scalar, Map, Reduce, Gufunc, Assign };
+enum class NodeKind { Input, Scalar, Map, Reduce, Gufunc, Assign, Scan };
 
 enum class Reduction { Sum, Prod, Min, Max, Range, Mean, Any, All };
 const char* reduction_name(Reduction r);
+
+enum class ScanOp { Cumsum, Cumprod, Cummax, Cummin };
+const char* scan_name(ScanOp op);
 
 // Memory an input node reads: `length` elements of `dtype` at `data`. `buffer` and
 // `offset` (in bytes from the buffer's start) identify what the view shares with
@@ -123,6 +128,11 @@ struct Node {
   std::shared_ptr<const ApplyPlan> apply;
   Reduction reduction = Reduction::Sum;
   bool na_rm = false;  // Reduce
+  ScanOp scan = ScanOp::Cumsum;  // Scan
+  // Scan: where its last evaluation ended and the carry there, so evaluations in
+  // consecutive pieces (a file written piece by piece, margin sums in chunks)
+  // resume instead of starting over. A cache, set on the main thread only.
+  mutable std::shared_ptr<ScanCheckpoint> checkpoint;
   Region region;       // Assign: children[0] is the value before, children[1] the value written
   // Gufunc nodes on the longest path down from this one: nested gufuncs are
   // evaluated recursively, one level each (execute.cpp).
@@ -166,6 +176,11 @@ bool spans_loop(const Node& g, int arg);
 
 // A reduction of `arg` to one value (two for Range: min and max in one pass).
 NodePtr make_reduce(Reduction r, bool na_rm, NodePtr arg);
+
+// The scan `op` of `arg` (cumsum(arg) and co.), typed as base R types it: integer
+// for cumsum, cummax and cummin of integers and logicals, double otherwise (cumprod
+// always). Its values depend on all before them: evaluate() computes the prefix.
+NodePtr make_scan(ScanOp op, NodePtr arg);
 
 // `base` with the positions of `region` set to the elements of `value` (as many as
 // the region has, or one for all): R's x[i] <- value as a new version of x. Both

@@ -29,12 +29,12 @@ struct PlanValue {
   int c_int = 0;        // Constant of dtype integer or logical
 };
 
-enum class PlanOp { Map, Cast, Reduce, Gufunc, Assign };
+enum class PlanOp { Map, Cast, Reduce, Gufunc, Assign, Scan };
 
 struct PlanStep {
   int kernel = 0;
   PlanOp op = PlanOp::Map;
-  std::string function;   // Map, Gufunc: its name; Reduce: the reduction; Cast: the dtype
+  std::string function;   // Map, Gufunc: its name; Reduce, Scan: the R function; Cast: the dtype
   std::string signature;  // Map, Gufunc
   std::string detail;     // Gufunc: core sizes and loop iterations
   bool na_rm = false;     // Reduce

@@ -105,7 +105,7 @@ SEXP values_data(const std::vector<engine::PlanValue>& values) {
 }
 
 SEXP steps_data(const std::vector<engine::PlanStep>& steps) {
-  static const char* ops[] = {"map", "cast", "reduce", "gufunc", "assign"};
+  static const char* ops[] = {"map", "cast", "reduce", "gufunc", "assign", "scan"};
   std::vector<std::string> op, function, signature, detail;
   std::vector<double> kernel, out, na_rm, width;
   const R_xlen_t n = static_cast<R_xlen_t>(steps.size());

@@ -268,10 +268,13 @@ unsigned read_lazy_region(SEXP x, R_xlen_t begin, R_xlen_t end, void* out) {
 namespace {
 
 // Whether the pending subassignments `node` holds (if any) compute nothing: their
-// base and values are memory or constants, so picking elements from them is cheap.
+// base and values are memory or constants, so picking elements from them is cheap
+// (a scan never is).
 // Otherwise a piece of the new version is read from the whole, computed once (a
 // loop reads the rest next: its border from one step, its interior from the next).
 bool picks_cheaply(const engine::Node& node) {
+  // A piece of a scan needs every value before it: computed whole, once.
+  if (node.kind == engine::NodeKind::Scan) return false;
   if (node.kind != engine::NodeKind::Assign) return true;
   const engine::Node* n = &node;
   for (; n->kind == engine::NodeKind::Assign; n = n->children[0].get()) {
@@ -302,7 +305,7 @@ unsigned read_lazy_runs(SEXP x, const std::vector<engine::Run>& runs, void* out)
 
 std::string describe_lazy(SEXP x) {
   const LazyState& s = state_of(x);
-  static const char* kinds[] = {"input", "scalar", "map", "reduce", "gufunc", "assign"};
+  static const char* kinds[] = {"input", "scalar", "map", "reduce", "gufunc", "assign", "scan"};
   std::string text = std::string(kinds[static_cast<int>(s.kind)]) + " " + dtype_name(s.dtype) +
                      "[" + std::to_string(static_cast<long long>(s.length)) + "], ";
   if (values_of(x) != R_NilValue) return text + "materialized";

@@ -20,6 +20,7 @@ const Known kKnown[] = {
     {GUFUNC_WARN_MOD_ACCURACY, "probable complete loss of accuracy in modulus"},
     {GUFUNC_WARN_EMPTY_MIN, "no non-missing arguments to min; returning Inf"},
     {GUFUNC_WARN_EMPTY_MAX, "no non-missing arguments to max; returning -Inf"},
+    {GUFUNC_WARN_CUMSUM_OVERFLOW, "integer overflow in 'cumsum'; use 'cumsum(as.numeric(.))'"},
 };
 
 }  // namespace

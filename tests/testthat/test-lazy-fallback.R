@@ -16,8 +16,6 @@ test_that("functions without a lazy method see the values", {
 test_that("Math functions the engine does not map give base R's result", {
   a <- runif(5000) * 10
   z <- lazy(a)
-  expect_identical(cumsum(z), cumsum(a))
-  expect_identical(cummax(lazy(-a)), cummax(-a))
   expect_identical(gamma(z), gamma(a))
   expect_identical(trunc(z, 1), trunc(a, 1))
   expect_identical(lgamma(z), lgamma(a))

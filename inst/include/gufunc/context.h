@@ -15,6 +15,8 @@
 #define GUFUNC_WARN_MOD_ACCURACY 4u /* "probable complete loss of accuracy in modulus" */
 #define GUFUNC_WARN_EMPTY_MIN 16u  /* "no non-missing arguments to min; returning Inf" */
 #define GUFUNC_WARN_EMPTY_MAX 32u  /* "no non-missing arguments to max; returning -Inf" */
+#define GUFUNC_WARN_CUMSUM_OVERFLOW \
+  64u /* "integer overflow in 'cumsum'; use 'cumsum(as.numeric(.))'" */
 
 typedef struct gufunc_context {
   int status;        /* 0 while fine, -1 once an error message is set */
