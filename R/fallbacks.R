@@ -39,7 +39,7 @@ fallback_copy <- function(x, what) {
 #'
 #' Counts, since the session started or the last reset, the calls that gave lazy
 #' values to base R instead of the engine (see [lazy()]): functions gufunc hands to
-#' base R on the plain values (`pmax()`, `is.na()`, `[<-` of irregular positions,
+#' base R on the plain values (`cumsum()`, `[<-` of irregular positions,
 #' ...), group generics the engine does not know (for example `round`),
 #' and `"data pointer"`: deferred values that base R's own code read, so that they
 #' were computed whole for it. A program that fuses shows few; large counts show
@@ -52,7 +52,7 @@ fallback_copy <- function(x, what) {
 #' lazy_fallbacks(reset = TRUE)
 #' x <- lazy(runif(1e5))
 #' y <- cumsum(x * 2) # base R computes the deferred product whole
-#' z <- is.na(x)
+#' z <- gamma(x)
 #' lazy_fallbacks()
 lazy_fallbacks <- function(reset = FALSE) {
   if (!is.logical(reset) || length(reset) != 1L || is.na(reset)) {
