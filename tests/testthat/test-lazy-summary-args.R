@@ -159,6 +159,10 @@ test_that("the reductions of several lazy arguments are fused passes over each",
   expect_identical(max(z, -la, na.rm = TRUE), max(sqrt(a) * 2 + b, -a, na.rm = TRUE))
   expect_false(is_materialized(z))
   expect_length(lazy_fallbacks(), 0L)
+  # Warnings of computing a deferred argument, once.
+  x <- c(-1, 4, a[-(1:2)])
+  expect_identical(base_outcome(sum(sqrt(lazy(x)), 1, sqrt(lazy(-x)))),
+                   base_outcome(sum(sqrt(x), 1, sqrt(-x))))
 })
 
 # pmax and pmin -----------------------------------------------------------------
