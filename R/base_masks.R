@@ -34,10 +34,10 @@ any_lazy_class <- function(args) {
   FALSE
 }
 
-# pmax() or pmin() (`fun`) of the plain values of `args`.
-extreme_of_values <- function(fun, args, na.rm, call) {
-  args <- c(lapply(args, plain, what = deparse(call[[1L]])), list(na.rm = na.rm))
-  with_user_call(call, do.call(fun, args, quote = TRUE))
+# Base R's pmax() or pmin() (`name`) of the plain values of `args`.
+extreme_of_values <- function(name, args, na.rm, call) {
+  args <- c(lapply(args, plain, what = name), list(na.rm = na.rm))
+  with_user_call(call, do.call(get(name, baseenv()), args, quote = TRUE))
 }
 
 #' Base R functions that gufunc masks
@@ -56,6 +56,16 @@ extreme_of_values <- function(fun, args, na.rm, call) {
 #' attributes (those of `test`); it checks first, in one pass, that some test is not
 #' `NA` (else base R's result is logical), and evaluates `yes` and `no` whole, as base
 #' R does when both are needed.
+#'
+#' `pmax()` and `pmin()` with a lazy argument and numbers (double, integer or logical
+#' vectors without a class, or `NULL`), a result of at least 65536 elements (option
+#' `gufunc.lazy_min_length`) and `na.rm` `TRUE` or `FALSE` are deferred and fused:
+#' each further argument is one step of base R's element-wise rule (the larger or
+#' smaller value; an `NA` or `NaN` wins without `na.rm` and gives way with it), with
+#' base R's type (the highest of the arguments', at least integer), recycling (and
+#' its warning "an argument will be fractionally recycled", when a shorter argument
+#' is then copied to the full length) and the attributes of the first argument
+#' that fit the result. `pmax(lx * 2, ly, 0) + 1` is one kernel.
 #'
 #' `rowSums()`, `colSums()`, `rowMeans()` and `colMeans()` of a lazy array read its
 #' deferred values in one pass, a chunk at a time, without storing them whole
@@ -83,7 +93,8 @@ extreme_of_values <- function(fun, args, na.rm, call) {
 #'
 #' @param test,yes,no,...,na.rm,y,x,n,k,a,b,nu,expon.scaled,dims As for base R's function of
 #'   the same name.
-#' @return Base R's result, computed on the plain values of lazy arguments.
+#' @return Base R's result, computed on the plain values of lazy arguments; a lazy
+#'   value for a deferred `ifelse()`, `pmax()`, `pmin()` or `atan2()`.
 #' @name base_masks
 #' @examples
 #' w <- runif(5)
@@ -110,14 +121,22 @@ ifelse <- function(test, yes, no) {
 #' @rdname base_masks
 #' @export
 pmax <- function(..., na.rm = FALSE) {
-  if (any_lazy_class(list(...))) return(extreme_of_values(base::pmax, list(...), na.rm, sys.call()))
+  if (any_lazy_class(list(...))) {
+    value <- lazy_extreme("pmax", list(...), na.rm, sys.call())
+    if (!is.null(value)) return(value)
+    return(extreme_of_values("pmax", list(...), na.rm, sys.call()))
+  }
   with_user_call(sys.call(), base::pmax(..., na.rm = na.rm))
 }
 
 #' @rdname base_masks
 #' @export
 pmin <- function(..., na.rm = FALSE) {
-  if (any_lazy_class(list(...))) return(extreme_of_values(base::pmin, list(...), na.rm, sys.call()))
+  if (any_lazy_class(list(...))) {
+    value <- lazy_extreme("pmin", list(...), na.rm, sys.call())
+    if (!is.null(value)) return(value)
+    return(extreme_of_values("pmin", list(...), na.rm, sys.call()))
+  }
   with_user_call(sys.call(), base::pmin(..., na.rm = na.rm))
 }
 

@@ -56,7 +56,8 @@ elementwise_attributes <- function(value, args, name, call = NULL) {
     not = if (is.logical(x)) keep_attributes(value, x) else keep_array_attributes(value, x),
     math = keep_attributes(value, x),
     predicate = keep_array_attributes(value, x),
-    select = value,
+    select = ,
+    extreme = value,
     # math2(): all attributes of the operand as long as the result, x first.
     math2 = if (length(value) == length(x)) {
       keep_attributes(value, x)

@@ -39,7 +39,7 @@ fallback_copy <- function(x, what) {
 #'
 #' Counts, since the session started or the last reset, the calls that gave lazy
 #' values to base R instead of the engine (see [lazy()]): functions gufunc hands to
-#' base R on the plain values (`pmax()`, `is.na()`, `[<-` of irregular positions,
+#' base R on the plain values (`cumsum()`, `[<-` of irregular positions,
 #' ...), group generics the engine does not know (for example `round`),
 #' and `"data pointer"`: deferred values that base R's own code read, so that they
 #' were computed whole for it. A program that fuses shows few; large counts show

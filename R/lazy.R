@@ -81,7 +81,13 @@
 #' values, computed then, and read back as lazy values. Reading them needs gufunc
 #' installed (R loads it); for a session without gufunc, save `materialize(x)`.
 #'
-#' `ifelse()` with a lazy logical test is deferred and fused too (see [base_masks]).
+#' `sum()`, `prod()`, `min()`, `max()` and `range()` of several arguments with a lazy
+#' one (`sum(x, y)`, `max(x, 0)`), and `range(x, finite = TRUE)`, reduce each lazy
+#' argument in one pass and combine the results as base R does (its types, integer
+#' sums that turn double past the int range, `NA` over `NaN`, the warning for no
+#' values); other arguments than numbers are base R's.
+#'
+#' `ifelse()`, `pmax()` and `pmin()` are deferred and fused too (see [base_masks]).
 #' Subassignment to a lazy `x` whose subscripts pick regular runs (`x[a:b] <- v`,
 #' `x[-1] <- v`, `x[] <- v`, `m[i:j, k:l] <- v`, `m[, c(1, n)] <- v`,
 #' `a[, , k] <- v`, `diag(m) <- v`) with a value of `x`'s type or a lower one, of
@@ -105,7 +111,7 @@
 #'
 #' Base R functions give base R's plain result: `t()`, `diff()`, `aperm()`, other
 #' forms of `rep()`, `Re()` and the like compute on the values, and
-#' gufunc's versions of `pmax()`, `pmin()`, `choose()` and other functions that
+#' gufunc's versions of `choose()` and other functions that
 #' would keep the class do the same ([base_masks]). Functions
 #' that copy every attribute of their first argument without dispatching and that
 #' gufunc does not mask (`stats::dnorm()` and the other distribution functions,

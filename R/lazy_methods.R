@@ -59,6 +59,9 @@ Summary.gufunc_lazy <- function(..., na.rm = FALSE) {
       length(args[[1L]]) >= lazy_min_length()) {
     return(lazy_reduce(args[[1L]], .Generic, na.rm))
   }
+  # Several arguments, range(x, finite = TRUE): R/lazy_summary_args.R.
+  value <- lazy_summary_of_args(.Generic, args, na.rm)
+  if (!is.null(value)) return(value)
   base_fallback(.Generic, c(args, list(na.rm = na.rm)))
 }
 
@@ -224,7 +227,7 @@ lazy_scan <- function(name, x) {
 
 lazy_reduce <- function(x, op, na.rm) {
   res <- .Call(C_lazy_reduce, x, op, na.rm)
-  raise_warnings(res[[2L]], call(op, quote(x)))
+  raise_warnings(c(res[[2L]], res[[3L]]), call(op, quote(x)))
   res[[1L]]
 }
 

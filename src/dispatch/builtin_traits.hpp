@@ -19,6 +19,7 @@ enum class Family {
   Math2,       // a number and a parameter: round, signif, log(x, base), atan2
   Predicate,   // is.na and the like: logical, keeping dim, dimnames and names only
   Select,      // ifelse's choice
+  Extreme,     // one step of pmax()/pmin() (the R side gives the attributes)
 };
 
 // The family's name as R code spells it.
@@ -40,6 +41,8 @@ inline const char* family_name(Family f) {
       return "predicate";
     case Family::Select:
       return "select";
+    case Family::Extreme:
+      return "extreme";
     default:
       return "none";
   }

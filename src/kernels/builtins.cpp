@@ -27,6 +27,7 @@ void register_builtin_kernels(Table& base) {
   register_linalg_eigen_kernels(base);
   register_cumulative_kernels(base);
   register_dim_reduction_kernels(base);
+  register_extreme_kernels(base);
   base.add_alias("add", "+");
   base.add_alias("subtract", "-");
   base.add_alias("multiply", "*");

@@ -20,6 +20,7 @@ void register_linalg_solve_kernels(Table& table);    // kernels/linalg_solve.cpp
 void register_linalg_eigen_kernels(Table& table);    // kernels/linalg_eigen.cpp
 void register_cumulative_kernels(Table& table);      // kernels/cumulative.cpp
 void register_dim_reduction_kernels(Table& table);   // kernels/dim_reductions.cpp
+void register_extreme_kernels(Table& table);         // kernels/extremes.cpp
 
 // Adds a kernel set of a builtin element-wise function of `family`, which lazy
 // values defer; `set_flags` are KernelSetFlag bits of this kernel set.

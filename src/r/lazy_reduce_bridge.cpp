@@ -6,6 +6,7 @@
 #include "engine/evaluate.hpp"
 #include "engine/mapped_file.hpp"
 #include "engine/reduce_margin.hpp"
+#include "gufunc/context.h"
 #include "r/call_registry.hpp"
 #include "r/eval_settings.hpp"
 #include "r/guard.hpp"
@@ -55,7 +56,9 @@ SEXP value_of(const engine::ReduceResult& r) {
   return out;
 }
 
-// list(value, warnings) for the reduction `op` of x in one pass over its graph.
+// list(value, warnings, empty) for the reduction `op` of x in one pass over its
+// graph: `empty` holds the warning of a min or max with no value to reduce apart,
+// since sum(x, y) and the like combine such a part as base R does, without it.
 SEXP lazy_reduce_entry(SEXP x, SEXP op, SEXP na_rm) {
   return guarded([&]() -> SEXP {
     const engine::Reduction r = reduction_named(CHAR(STRING_ELT(op, 0)));
@@ -68,9 +71,11 @@ SEXP lazy_reduce_entry(SEXP x, SEXP op, SEXP na_rm) {
     } catch (const engine::Interrupted&) {
       stop_interrupted();
     }
-    SEXP out = PROTECT(alloc_vector(VECSXP, 2));
+    SEXP out = PROTECT(alloc_vector(VECSXP, 3));
     SET_VECTOR_ELT(out, 0, value_of(result));
-    SET_VECTOR_ELT(out, 1, warning_texts(result.warnings));
+    const unsigned empty = GUFUNC_WARN_EMPTY_MIN | GUFUNC_WARN_EMPTY_MAX;
+    SET_VECTOR_ELT(out, 1, warning_texts(result.warnings & ~empty));
+    SET_VECTOR_ELT(out, 2, warning_texts(result.warnings & empty));
     UNPROTECT(1);
     return out;
   });
