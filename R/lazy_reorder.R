@@ -11,7 +11,8 @@ lazy_only <- function(x) identical(oldClass(x), "gufunc_lazy") && is_lazy(x)
 #' @export
 t.gufunc_lazy <- function(x) {
   d <- dim(x)
-  if (!lazy_only(x) || length(d) > 2L) return(t(fallback_values(x, "t")))
+  if (length(d) > 2L) return(NextMethod())  # base R's error, naming the user's call
+  if (!lazy_only(x)) return(t(fallback_values(x, "t")))
   nr <- if (length(d)) d[1L] else length(x)
   nc <- if (length(d) == 2L) d[2L] else 1L
   view <- .Call(C_lazy_transpose_view, x, nr, nc, lazy_min_length(), transposed_attributes(x))
@@ -99,13 +100,24 @@ permuted_attributes <- function(d, dn, p) {
 
 #' @export
 rev.gufunc_lazy <- function(x) {
-  # rev.default() is x[length(x):1L]: names reversed, every other attribute
-  # dropped (a one-dimensional array keeps its dim: base R's method on the values).
-  if (!lazy_only(x) || length(dim(x)) == 1L) return(rev(fallback_values(x, "rev")))
-  nm <- names(x)
-  view <- .Call(C_lazy_reverse_view, x, lazy_min_length(), if (!is.null(nm)) list(names = rev(nm)))
+  if (!lazy_only(x)) return(rev(fallback_values(x, "rev")))
+  view <- .Call(C_lazy_reverse_view, x, lazy_min_length(), reversed_attributes(x))
   if (!is.null(view)) return(view)
   rev(materialize(x))  # few values, at hand
+}
+
+# Base R's attributes of rev(x), which is x[length(x):1L]: names reversed, every
+# other attribute dropped, but a one-dimensional array stays one, its dimnames
+# reversed.
+reversed_attributes <- function(x) {
+  d <- dim(x)
+  if (length(d) == 1L) {
+    dn <- dimnames(x)
+    if (!is.null(dn)) dn[[1L]] <- rev(dn[[1L]])
+    return(if (is.null(dn)) list(dim = d) else list(dim = d, dimnames = dn))
+  }
+  nm <- names(x)
+  if (!is.null(nm)) list(names = rev(nm))
 }
 
 #' @export
