@@ -43,9 +43,8 @@ std::string pointer_text(const void* p) {
 std::string view_key_text(const engine::View& v) {
   return pointer_text(v.data) + "/" + std::to_string(v.dtype) + "/" + std::to_string(v.length) +
          "/" + std::to_string(v.rows) + "/" + std::to_string(v.column_step) + "/" +
-         std::to_string(v.each) + "/" + std::to_string(v.row_stride) + "/" +
-         std::to_string(v.row_roll) + "/" +
-         std::to_string(v.column_roll);
+         std::to_string(v.each) + "/" + std::to_string(v.row_roll) + "/" +
+         std::to_string(v.column_roll) + "/" + std::to_string(v.row_stride);
 }
 
 // The view a plan's input would have for R value x, if x is a plain vector whose
