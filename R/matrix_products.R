@@ -60,5 +60,9 @@ lazy_matrix_product <- function(product, x, y, call) {
 
 # The values of a lazy operand, computed (a deferred one in one fused pass); plain
 # data that a base R function gave the class, counted as a fallback; anything else
-# as it is.
-operand_values <- function(v, what) if (is_lazy(v)) materialize(v) else plain(v, what)
+# as it is. Values at hand are given as they are stored (src/r/matprod_bridge.cpp).
+operand_values <- function(v, what) {
+  if (!is_lazy(v)) return(plain(v, what))
+  stored <- .Call(C_lazy_product_operand, v)
+  if (is.null(stored)) materialize(v) else stored
+}

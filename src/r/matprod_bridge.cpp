@@ -6,6 +6,9 @@
 // types) takes the mask's slower path, where base R decides and errors name the
 // user's call.
 #include "r/call_registry.hpp"
+#include "r/guard.hpp"
+#include "r/lazy_altrep.hpp"
+#include "r/lazy_state.hpp"
 
 namespace gufunc {
 namespace r {
@@ -51,9 +54,29 @@ SEXP matprod_path_entry(SEXP x, SEXP y, SEXP op) {
   return Rf_ScalarInteger(surely_conformable(x, y, Rf_asInteger(op)) ? 1 : 2);
 }
 
+// .Call(C_lazy_product_operand, x): the values of lazy vector x when they are at
+// hand and carry x's dim and dimnames (all a product reads), else NULL (the caller
+// uses materialize()). materialize() of lazy(m) gives R's wrapper around m, with
+// x's attributes; base R's product asks a wrapper for writable data, which copies
+// m: the values themselves spare that copy.
+SEXP lazy_product_operand_entry(SEXP x) {
+  return guarded([&]() -> SEXP {
+    if (lazy_inside(x) != x || !lazy_is_materialized(x)) return R_NilValue;
+    SEXP values = values_of(x);
+    for (SEXP attribute : {R_DimSymbol, R_DimNamesSymbol}) {
+      if (!R_compute_identical(Rf_getAttrib(values, attribute), Rf_getAttrib(x, attribute), 16)) {
+        return R_NilValue;
+      }
+    }
+    mark_values_shared(x);
+    return values;
+  });
+}
+
 }  // namespace
 
 }  // namespace r
 }  // namespace gufunc
 
 GUFUNC_CALL_ENTRY(matprod_path, gufunc::r::matprod_path_entry, 3);
+GUFUNC_CALL_ENTRY(lazy_product_operand, gufunc::r::lazy_product_operand_entry, 1);
