@@ -44,7 +44,8 @@ extreme_of_values <- function(name, args, na.rm, call) {
 #'
 #' `ifelse()`, `pmax()`, `pmin()`, `atan2()`, `choose()`, `lchoose()`, `beta()`,
 #' `lbeta()`, `besselI()`, `besselJ()`, `besselK()`, `besselY()`, `rowSums()`,
-#' `colSums()`, `rowMeans()`, `colMeans()`, `round()` and `signif()` are base R's functions,
+#' `colSums()`, `rowMeans()`, `colMeans()`, `round()`, `signif()`, `%*%`, `crossprod()`
+#' and `tcrossprod()` are base R's functions,
 #' with one difference: given a lazy value (see [lazy()]) they return base R's plain
 #' result. Base R's versions neither dispatch on the class of a lazy value nor drop
 #' it (`pmax()` and `pmin()` restore the attributes of their first argument, the
@@ -85,6 +86,19 @@ extreme_of_values <- function(name, args, na.rm, call) {
 #' keep the class on plain data; gufunc's gives the deferred lazy value that
 #' `signif(lazy(v), 2)` gives. A plain number costs about 1 microsecond more than
 #' base R's primitive.
+#'
+#' `%*%`, `crossprod()` and `tcrossprod()` do not dispatch on S3 classes in R 4.2.
+#' Given a lazy value, gufunc's versions compute its values once (a deferred
+#' expression in one fused pass, a view such as `t(x)` gathered) and then call base
+#' R's function on the values: base R's bits whatever BLAS R is linked to and
+#' whatever `options(matprod = )` says, with its dims, dimnames and errors. A
+#' result of [get_gufunc_lazy_min_length()] elements or more is returned lazy (its
+#' values, no copy), so what follows stays deferred. (The [matmul()] gufunc sums in
+#' its own order, which agrees with a BLAS to rounding only.) With plain arguments
+#' whose shapes surely conform (matrices, a matrix and a vector, two vectors of one
+#' length) base R's function is called straight away: about 1 microsecond more
+#' than base R's; other plain arguments cost about 6 microseconds more, the price
+#' of naming the user's call in an error.
 #'
 #' Not masked: code in other packages calls base R's functions directly; functions
 #' of other packages that copy attributes the same way (for example `stats::dnorm()`

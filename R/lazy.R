@@ -109,7 +109,14 @@
 #' `as.numeric()`), `as.integer()` and `as.logical()` keep a lazy value lazy when
 #' they change only its attributes or turn integers or logicals into doubles.
 #'
-#' Base R functions give base R's plain result: `t()`, `diff()`, `aperm()`, other
+#' `t()`, `rev()`, `diff()` and `aperm()` with a permutation that rotates the dims
+#' (`c(2, 1)`, `c(3, 1, 2)`, ...) of a lazy value are views too: they read its memory
+#' in another order (an expression's operands, so `t(x) * 2 + y` is one fused pass),
+#' with base R's values and attributes; `aperm()` with another permutation computes
+#' once. `%*%`, `crossprod()` and `tcrossprod()` compute lazy operands once and then
+#' call base R's own product ([base_masks]).
+#'
+#' Base R functions give base R's plain result: other
 #' forms of `rep()`, `Re()` and the like compute on the values, and
 #' gufunc's versions of `choose()` and other functions that
 #' would keep the class do the same ([base_masks]). Functions

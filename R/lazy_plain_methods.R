@@ -1,7 +1,7 @@
 # Base R functions that run on the plain values of a lazy value and give base R's
 # plain result. Two reasons to have a method:
 # * base R's code would copy the class "gufunc_lazy" onto a plain result
-#   (subassignment, t(), diff(), the Complex group);
+#   (subassignment, the Complex group);
 # * base R's loop reads a vector one element at a time, and for a lazy value each
 #   read is a method call: on the plain values it runs at base R's speed.
 
@@ -13,16 +13,7 @@
 }
 
 #' @export
-t.gufunc_lazy <- function(x) t(fallback_values(x, "t"))
-
-#' @export
-diff.gufunc_lazy <- function(x, ...) diff(fallback_values(x, "diff"), ...)
-
-#' @export
 Complex.gufunc_lazy <- function(z) base_fallback(.Generic, list(z))
-
-#' @export
-aperm.gufunc_lazy <- function(a, perm = NULL, ...) aperm(fallback_values(a, "aperm"), perm, ...)
 
 #' @export
 rep.gufunc_lazy <- function(x, ...) {

@@ -118,12 +118,17 @@ plan_code_inputs <- function(graph) {
 }
 
 # The positions of a vector a view reads, from its key (data/dtype/length/rows/
-# column step/each/row roll/column roll) and its offset: R code for base[index].
+# column step/each/row roll/column roll/row stride) and its offset: R code for
+# base[index].
 view_index <- function(key, offset) {
   p <- as.numeric(strsplit(key, "/", fixed = TRUE)[[1L]][-1L])
-  names(p) <- c("dtype", "length", "rows", "step", "each", "row_roll", "column_roll")
+  names(p) <- c("dtype", "length", "rows", "step", "each", "row_roll", "column_roll", "stride")
   runs <- p[["length"]] / p[["each"]]
-  index <- if (p[["rows"]] == 0) {
+  index <- if (p[["stride"]] != 1) {  # t(x), rev(x): rows read with a stride
+    sprintf("rep(%.0f + 0:%.0f * %.0f, %.0f) + rep(seq(0, by = %.0f, length.out = %.0f), each = %.0f)",
+            offset + 1, p[["rows"]] - 1, p[["stride"]], runs / p[["rows"]], p[["step"]],
+            runs / p[["rows"]], p[["rows"]])
+  } else if (p[["rows"]] == 0) {
     sprintf("%.0f:%.0f", offset + 1, offset + runs)
   } else {
     rows <- p[["rows"]]

@@ -57,9 +57,7 @@ class Linearizer {
       if (n->kind == NodeKind::Input) {
         // Input nodes viewing the same elements (a plain vector given to several
         // operations) are one value: read once per block, listed once in plans.
-        const View& v = n->view;
-        const auto view = std::make_tuple(v.data, v.dtype, v.length, v.rows, v.column_step, v.each,
-                                          v.row_roll, v.column_roll);
+        const ViewKey view = view_key(n->view);
         const auto seen = inputs_.find(view);
         ids_[key] = seen != inputs_.end()
                         ? seen->second
@@ -227,10 +225,7 @@ class Linearizer {
   Batch& b_;
   std::map<Key, int> ids_;
   // Input values by the view they read.
-  std::map<std::tuple<const char*, gufunc_dtype, intptr_t, intptr_t, intptr_t, intptr_t, intptr_t,
-                      intptr_t>,
-           int>
-      inputs_;
+  std::map<ViewKey, int> inputs_;
   std::map<std::tuple<int, int, intptr_t>, int> casts_;
 };
 
@@ -256,9 +251,12 @@ Access access_of(const Batch& b, int v, const void* out, intptr_t width, bool sp
       a.space = Space::Memory;
       // A staged value is a buffer of its own (read only).
       a.buffer = val.kind == ValueKind::Input ? val.node->view.buffer : &val;
-      a.offset = val.kind == ValueKind::Input ? val.node->view.offset : 0;
-      a.extent = val.kind == ValueKind::Input ? val.node->view.span_bytes() : val.node->length * es;
-      a.step = val.node->length == 1 || !spans ? 0 : es * width;
+      const bool input = val.kind == ValueKind::Input;
+      a.offset = input ? val.node->view.offset + val.node->view.lowest_byte() : 0;
+      a.extent = input ? val.node->view.span_bytes() : val.node->length * es;
+      // A strided view (t(x), rev(x)) reads across its whole extent in every block.
+      const bool strided = input && val.node->view.is_strided();
+      a.step = val.node->length == 1 || !spans || strided ? 0 : es * width;
       break;
     }
     case ValueKind::Computed: {

@@ -43,6 +43,12 @@ std::string input_text(const View& view) {
     text += " (view: each element " + std::to_string(view.each) + " times)";
   } else if (view.is_block() && view.column_step == 0) {
     text += " (view: " + std::to_string(view.rows) + " elements, repeated)";
+  } else if (view.is_strided()) {
+    text += view.rows == view.length && view.row_stride == -1
+                ? std::string(" (view: reversed)")
+                : " (view: " + std::to_string(view.length / view.rows) + " columns of " +
+                      std::to_string(view.rows) + " elements " + std::to_string(view.row_stride) +
+                      " apart, transposed)";
   } else if (view.is_block()) {
     text += " (view: " + std::to_string(view.length / view.rows) + " columns of " +
             std::to_string(view.rows) +
@@ -127,9 +133,6 @@ class Describer {
   }
 
  private:
-  using ViewKey = std::tuple<const char*, gufunc_dtype, intptr_t, intptr_t, intptr_t, intptr_t,
-                             intptr_t, intptr_t>;
-
   void end_previous(const std::string& why) {
     if (!plan_.kernels.empty() && plan_.kernels.back().split_reason.empty()) {
       plan_.kernels.back().split_reason = why;
@@ -153,8 +156,7 @@ class Describer {
       return id;
     }
     const View& v = n.view;
-    const ViewKey key{v.data,        v.dtype, v.length,   v.rows,
-                      v.column_step, v.each,  v.row_roll, v.column_roll};
+    const ViewKey key = view_key(v);
     const auto seen = inputs_.find(key);
     if (seen != inputs_.end()) return seen->second;
     const int id = new_value(PlanValueKind::Input, n.dtype, n.length);

@@ -69,18 +69,64 @@ bool View::in_place(intptr_t pos, intptr_t count, bool* repeated) const {
     return *repeated;
   }
   if (!is_block()) return true;
+  if (is_strided()) return count == 1;
   const intptr_t row = pos % rows, wrap = rows - row_roll;  // rolled: the rows wrap there
   return row + count <= (row < wrap ? wrap : rows);
 }
 
-intptr_t View::span_bytes() const {
-  const intptr_t size = static_cast<intptr_t>(dtype_size(dtype));
-  if (length == 0) return 0;
-  const intptr_t distinct = (length - 1) / each + 1;  // elements of memory read
-  if (!is_block()) return distinct * size;
-  if (column_step == 0) return std::min(distinct, rows) * size;
-  return ((distinct - 1) / rows * column_step + rows) * size;
+namespace {
+// The lowest and highest element (from `data`, in elements) that `view` reads.
+void element_bounds(const View& view, intptr_t* low, intptr_t* high) {
+  const intptr_t distinct = (view.length - 1) / view.each + 1;  // elements of memory read
+  if (!view.is_block()) {
+    *low = 0;
+    *high = distinct - 1;
+    return;
+  }
+  const intptr_t down = (std::min(distinct, view.rows) - 1) * view.row_stride;
+  const intptr_t across = (distinct - 1) / view.rows * view.column_step;
+  *low = std::min<intptr_t>(down, 0) + std::min<intptr_t>(across, 0);
+  *high = std::max<intptr_t>(down, 0) + std::max<intptr_t>(across, 0);
 }
+}  // namespace
+
+intptr_t View::span_bytes() const {
+  if (length == 0) return 0;
+  intptr_t low, high;
+  element_bounds(*this, &low, &high);
+  return (high - low + 1) * static_cast<intptr_t>(dtype_size(dtype));
+}
+
+intptr_t View::lowest_byte() const {
+  if (length == 0) return 0;
+  intptr_t low, high;
+  element_bounds(*this, &low, &high);
+  return low * static_cast<intptr_t>(dtype_size(dtype));
+}
+
+namespace {
+// Copies elements [begin, end) of a strided view (t(x), rev(x)), column by column
+// with a running pointer: base R's t() reads its argument the same way.
+template <class T>
+void read_strided_typed(const View& view, intptr_t begin, intptr_t end, T* out) {
+  const T* data = reinterpret_cast<const T*>(view.data);
+  for (intptr_t i = begin; i < end;) {
+    const intptr_t row = i % view.rows, column = i / view.rows;
+    const intptr_t in_column = std::min(view.rows - row, end - i);
+    const T* from = data + row * view.row_stride + column * view.column_step;
+    for (intptr_t k = 0; k < in_column; ++k, from += view.row_stride) *out++ = *from;
+    i += in_column;
+  }
+}
+
+void read_strided(const View& view, intptr_t begin, intptr_t end, char* out) {
+  if (dtype_size(view.dtype) == sizeof(double)) {
+    read_strided_typed(view, begin, end, reinterpret_cast<double*>(out));
+  } else {
+    read_strided_typed(view, begin, end, reinterpret_cast<int*>(out));
+  }
+}
+}  // namespace
 
 void read_view(const View& view, intptr_t begin, intptr_t end, char* out) {
   const size_t size = dtype_size(view.dtype);
@@ -113,6 +159,10 @@ void read_view(const View& view, intptr_t begin, intptr_t end, char* out) {
   if (!view.is_block()) {
     std::memcpy(out, view.data + begin * static_cast<intptr_t>(size),
                 static_cast<size_t>(end - begin) * size);
+    return;
+  }
+  if (view.is_strided()) {
+    read_strided(view, begin, end, out);
     return;
   }
   // Column by column: each piece is contiguous (a rolled column is two pieces).

@@ -12,6 +12,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "dispatch/apply.hpp"
@@ -42,7 +43,10 @@ const char* scan_name(ScanOp op);
 // one of those elements is read `each` times in a row (rep(x, each = k)). A block
 // may be rolled (a circular shift, x[c(n, 1:(n - 1)), ]): element k of a column
 // reads row (k + row_roll) % rows, and column k of the block reads column
-// (k + column_roll) % (length / rows).
+// (k + column_roll) % (length / rows). With `row_stride` other than 1 (a block
+// only, never rolled or repeated) consecutive elements of a column are that many
+// elements apart: t(x) reads x's rows as its columns (row_stride: x's rows), rev(x)
+// reads backwards from its last element (-1).
 struct View {
   const char* data = nullptr;
   gufunc_dtype dtype = GUFUNC_DOUBLE;
@@ -51,6 +55,7 @@ struct View {
   intptr_t offset = 0;
   intptr_t rows = 0;
   intptr_t column_step = 0;
+  intptr_t row_stride = 1;
   intptr_t each = 1;
   intptr_t row_roll = 0, column_roll = 0;
   // A view of a mapped file (mapped_file.hpp): its descriptor, and where the file's
@@ -65,12 +70,23 @@ struct View {
 
   bool is_block() const { return rows > 0; }
   bool is_rolled() const { return row_roll != 0 || column_roll != 0; }
+  bool is_strided() const { return row_stride != 1; }
   // Whether elements [pos, pos + count) are consecutive in memory, or one element
   // repeated (*repeated).
   bool in_place(intptr_t pos, intptr_t count, bool* repeated) const;
-  // Bytes from `data` to the end of the last element.
+  // Bytes from the lowest element read to the end of the highest one, and where
+  // the lowest is, in bytes from `data` (negative for a view read backwards).
   intptr_t span_bytes() const;
+  intptr_t lowest_byte() const;
 };
+
+// What identifies the elements a view reads: equal keys, the same elements.
+using ViewKey = std::tuple<const char*, gufunc_dtype, intptr_t, intptr_t, intptr_t, intptr_t,
+                           intptr_t, intptr_t, intptr_t>;
+inline ViewKey view_key(const View& v) {
+  return ViewKey{v.data, v.dtype,        v.length,   v.rows,       v.column_step,
+                 v.each, v.row_stride,   v.row_roll, v.column_roll};
+}
 
 // Where element i of `view` is.
 inline const char* view_element(const View& view, intptr_t i, size_t size) {
@@ -83,7 +99,8 @@ inline const char* view_element(const View& view, intptr_t i, size_t size) {
     column += view.column_roll;
     if (column >= view.length / view.rows) column -= view.length / view.rows;
   }
-  return view.data + (row + column * view.column_step) * static_cast<intptr_t>(size);
+  return view.data + (row * view.row_stride + column * view.column_step) *
+                         static_cast<intptr_t>(size);
 }
 
 // Copies elements [begin, end) of `view` (a single element: repeated) to `out`.

@@ -40,11 +40,11 @@ std::string pointer_text(const void* p) {
 }
 
 // What identifies the elements a view reads: equal keys, the same elements.
-std::string view_key(const engine::View& v) {
+std::string view_key_text(const engine::View& v) {
   return pointer_text(v.data) + "/" + std::to_string(v.dtype) + "/" + std::to_string(v.length) +
          "/" + std::to_string(v.rows) + "/" + std::to_string(v.column_step) + "/" +
          std::to_string(v.each) + "/" + std::to_string(v.row_roll) + "/" +
-         std::to_string(v.column_roll);
+         std::to_string(v.column_roll) + "/" + std::to_string(v.row_stride);
 }
 
 // The view a plan's input would have for R value x, if x is a plain vector whose
@@ -74,7 +74,7 @@ SEXP inputs_data(const std::vector<engine::PlanInput>& inputs) {
   std::vector<double> offset, length;
   for (const engine::PlanInput& in : inputs) {
     text.push_back(in.text);
-    key.push_back(view_key(in.view));
+    key.push_back(view_key_text(in.view));
     buffer.push_back(pointer_text(in.view.buffer));
     offset.push_back(static_cast<double>(in.view.offset) /
                      static_cast<double>(dtype_size(in.view.dtype)));
@@ -195,7 +195,7 @@ SEXP lazy_plan_holders_entry(SEXP env) {
       engine::View view;
       if (value == R_UnboundValue || !view_of(value, &view)) continue;
       name.push_back(CHAR(STRING_ELT(symbols, i)));
-      key.push_back(view_key(view));
+      key.push_back(view_key_text(view));
       buffer.push_back(pointer_text(view.buffer));
       is_lazy.push_back(lazy_inside(value) != nullptr);
     }

@@ -20,6 +20,7 @@
 #include "r/lazy_altrep.hpp"
 #include "r/lazy_state.hpp"
 #include "r/r_arrays.hpp"
+#include "r/view_pushdown.hpp"
 #include "r/warning_texts.hpp"
 
 namespace gufunc {
@@ -171,6 +172,7 @@ bool narrowed(engine::View* view, const Pick& pick) {
     return !pick.rolled() && pick.first == 0 && pick.columns == 1 && pick.rows == view->length;
   }
   if (pick.rolled()) {
+    if (view->is_strided()) return false;
     // The elements picked, as a block of pick.rows rows, then rolled.
     Pick whole = pick;
     whole.row_roll = whole.column_roll = 0;
@@ -195,12 +197,19 @@ bool narrowed(engine::View* view, const Pick& pick) {
     }
     return true;
   }
-  const intptr_t R = view->rows, S = view->column_step;
+  const intptr_t R = view->rows, S = view->column_step, stride = view->row_stride;
   const intptr_t row = pick.first % R, column = pick.first / R;
-  const intptr_t skipped = (row + column * S) * size;
+  const intptr_t skipped = (row * stride + column * S) * size;
   if (row + pick.rows <= R && (pick.columns == 1 || pick.step % R == 0)) {
-    view->rows = pick.columns == 1 ? 0 : pick.rows;  // one run: consecutive elements
-    view->column_step = pick.columns == 1 ? 0 : pick.step / R * S;
+    if (pick.columns > 1) {
+      view->rows = pick.rows;
+      view->column_step = pick.step / R * S;
+    } else if (view->is_strided()) {  // one run of a column read with a stride
+      view->rows = pick.rows;
+      view->column_step = pick.rows * stride;
+    } else {  // one run: consecutive elements
+      view->rows = view->column_step = 0;
+    }
   } else if (row == 0 && pick.columns == 1 && pick.rows % R == 0) {
     // whole columns: the same rows and step
   } else {
@@ -259,38 +268,19 @@ Overlap pick_overlap(const engine::Region& r, const Pick& pick, Pick* in_value) 
   return Overlap::Inside;
 }
 
-// The elements `pick` picks of `node`'s values, as a graph: an input view narrowed,
-// an element-wise map over the picked elements of its arguments (a length-1
-// argument is broadcast as before), so x[-1] of a deferred x * 2 is (view) * 2 and
-// fuses; of a pending subassignment, the same pick of the version before it where
-// the pick misses what it writes, or the matching pick of the value written (in
-// memory) where the pick lies inside that. nullptr where that does not hold
-// (reductions over the whole, gufuncs, a pick that meets a write in part, graphs
-// deeper than kMaxDepth: recursion on the C stack, as staging's limit).
-const int kMaxDepth = 1000;
-engine::NodePtr picked_graph(const engine::NodePtr& node, const Pick& pick,
-                             std::unordered_map<const engine::Node*, engine::NodePtr>* done,
+// The elements `pick` picks of `node`'s values, as a graph (view_pushdown.hpp): an
+// input view narrowed, an element-wise map over the picked elements of its
+// arguments, so x[-1] of a deferred x * 2 is (view) * 2 and fuses; of a pending
+// subassignment, the same pick of the version before it where the pick misses
+// what it writes, or the matching pick of the value written (in memory) where the
+// pick lies inside that. nullptr where that does not hold (reductions over the
+// whole, gufuncs, a pick that meets a write in part).
+engine::NodePtr picked_graph(const engine::NodePtr& node, const Pick& pick, NodeMemo* done,
                              int depth) {
-  if (node->length == 1) return node;  // broadcast: the same for every element
-  const auto seen = done->find(node.get());
-  if (seen != done->end()) return seen->second;
-  engine::NodePtr out;
-  if (node->kind == engine::NodeKind::Input) {
-    engine::View view = node->view;
-    if (narrowed(&view, pick)) out = engine::make_input(view);
-  } else if (node->kind == engine::NodeKind::Map && depth < kMaxDepth) {
-    std::vector<engine::NodePtr> args;
-    for (const engine::NodePtr& child : node->children) {
-      args.push_back(picked_graph(child, pick, done, depth + 1));
-      if (!args.back()) return nullptr;
-    }
-    try {
-      out = engine::make_map(node->function, std::move(args));
-    } catch (const std::exception&) {
-      return nullptr;  // R's own subsetting, on the computed values
-    }
-  } else if (node->kind == engine::NodeKind::Assign && depth < kMaxDepth) {
-    engine::NodePtr version = node;
+  auto change = [&](engine::View* view) { return narrowed(view, pick); };
+  auto other = [&](const engine::NodePtr& n, int d) -> engine::NodePtr {
+    if (n->kind != engine::NodeKind::Assign) return nullptr;
+    engine::NodePtr version = n;
     for (; version->kind == engine::NodeKind::Assign; version = version->children[0]) {
       Pick in_value;
       const Overlap o = pick_overlap(version->region, pick, &in_value);
@@ -302,21 +292,16 @@ engine::NodePtr picked_graph(const engine::NodePtr& node, const Pick& pick,
       // to computing it for the new version.
       if (value->kind != engine::NodeKind::Input || value->length == 1) return nullptr;
       // Another index space: nodes picked there are not those picked here.
-      std::unordered_map<const engine::Node*, engine::NodePtr> in_value_done;
-      out = picked_graph(value, in_value, &in_value_done, depth + 1);
-      break;
+      NodeMemo in_value_done;
+      return picked_graph(value, in_value, &in_value_done, d + 1);
     }
-    if (version->kind != engine::NodeKind::Assign)
-      out = picked_graph(version, pick, done, depth + 1);
-  }
-  if (!out) return nullptr;
-  (*done)[node.get()] = out;
-  return out;
+    return picked_graph(version, pick, done, d + 1);
+  };
+  return pushed_down(node, change, other, done, depth);
 }
 
-// Whether x is a lazy vector (not R's wrapper around one) whose elements a view can
-// pick: values at hand, memory it views, a deferred element-wise map, or a pending
-// subassignment (computed when a view asks for it).
+}  // namespace
+
 bool viewable(SEXP x) {
   if (lazy_inside(x) != x) return false;
   const LazyState& s = state_of(x);
@@ -324,16 +309,15 @@ bool viewable(SEXP x) {
                        s.kind == engine::NodeKind::Map || s.kind == engine::NodeKind::Assign);
 }
 
-// Runs `make` (which builds a view) in guarded() and raises the warnings of the
-// evaluation it made, if any, after it.
-template <class F>
-SEXP with_warnings(F make) {
+SEXP with_warnings(const std::function<SEXP(unsigned*)>& make) {
   unsigned warnings = 0;
   SEXP out = PROTECT(guarded([&]() -> SEXP { return make(&warnings); }));
   raise_warnings(warnings);
   UNPROTECT(1);
   return out;
 }
+
+namespace {
 
 SEXP lazy_viewable_entry(SEXP x) {
   return guarded([&]() -> SEXP { return Rf_ScalarLogical(viewable(x)); });
@@ -346,33 +330,28 @@ bool only_the_lazy_class(SEXP x) {
          std::strcmp(CHAR(STRING_ELT(cls, 0)), "gufunc_lazy") == 0;
 }
 
-// The view of lazy vector x that `pick` picks, with `attributes` (a named list or
-// NULL), or NULL where R's own subsetting applies: x's elements cannot be picked
-// (see viewable). Fewer than min_length elements (small results are plain values,
-// as elsewhere) of a deferred x without another class give their values, with
-// `attributes`. A
-// pending subassignment whose writes the pick meets in part is computed first (a
-// loop reads its new version whole next anyway); warnings of that evaluation go to
-// *warnings.
-SEXP view_of(SEXP x, const Pick& pick, SEXP min_length, SEXP attributes, unsigned* warnings) {
-  // A pick too small to stay lazy gives its values, computed now from the same
+}  // namespace
+
+SEXP view_of(SEXP x, R_xlen_t length, bool compute, SEXP min_length, SEXP attributes,
+             unsigned* warnings,
+             const std::function<engine::NodePtr(const engine::NodePtr&)>& build) {
+  // A view too small to stay lazy gives its values, computed now from the same
   // view (only what is picked), as a plain vector: R code would otherwise work out
   // the positions once more and read them an element at a time.
-  const bool small = static_cast<double>(pick.length()) < Rf_asReal(min_length);
+  const bool small = static_cast<double>(length) < Rf_asReal(min_length);
   // (Values at hand: R subsets them, ALTREP ones such as 1:n without expanding.)
   if (small && (values_of(x) != R_NilValue || !only_the_lazy_class(x))) return R_NilValue;
   NodeUse use = lazy_node_use(x);
-  std::unordered_map<const engine::Node*, engine::NodePtr> done;
-  engine::NodePtr picked = picked_graph(use.node, pick, &done, 0);
-  if (!picked && values_of(x) == R_NilValue && state_of(x).kind == engine::NodeKind::Assign) {
+  engine::NodePtr viewed = build(use.node);
+  if (!viewed && values_of(x) == R_NilValue &&
+      (compute || state_of(x).kind == engine::NodeKind::Assign)) {
     materialize_lazy(x, warnings);
     use = lazy_node_use(x);
-    done.clear();
-    picked = picked_graph(use.node, pick, &done, 0);
+    viewed = build(use.node);
   }
-  if (!picked) return R_NilValue;
+  if (!viewed) return R_NilValue;
   PROTECT(use.leaves);
-  SEXP out = PROTECT(new_lazy_vector(std::move(picked), use.leaves, attributes));
+  SEXP out = PROTECT(new_lazy_vector(std::move(viewed), use.leaves, attributes));
   state_of(out).warned = state_of(x).warned;  // the value's warnings, raised once
   if (small) {
     unsigned more = 0;
@@ -385,6 +364,17 @@ SEXP view_of(SEXP x, const Pick& pick, SEXP min_length, SEXP attributes, unsigne
   return out;
 }
 
+namespace {
+
+// The view of lazy vector x that `pick` picks (view_of).
+SEXP picked_view(SEXP x, const Pick& pick, SEXP min_length, SEXP attributes, unsigned* warnings) {
+  return view_of(x, pick.length(), false, min_length, attributes, warnings,
+                 [&](const engine::NodePtr& node) {
+                   NodeMemo done;
+                   return picked_graph(node, pick, &done, 0);
+                 });
+}
+
 // .Call(C_lazy_view, x, index, min_length, attributes): the elements of lazy
 // vector x that `index` picks (R's subscript rules on a vector, its attributes
 // ignored), as a view (view_of).
@@ -393,7 +383,7 @@ SEXP lazy_view_entry(SEXP x, SEXP index, SEXP min_length, SEXP attributes) {
     if (!viewable(x)) return R_NilValue;
     Pick pick;
     if (!pick_of(index, state_of(x).length, &pick)) return R_NilValue;
-    return view_of(x, pick, min_length, attributes, warnings);
+    return picked_view(x, pick, min_length, attributes, warnings);
   });
 }
 
@@ -416,7 +406,7 @@ SEXP lazy_view_block_entry(SEXP x, SEXP where, SEXP min_length, SEXP attributes)
         pick.row_roll >= pick.rows || pick.column_roll < 0 || pick.column_roll >= pick.columns) {
       throw Error("gufunc_internal_error", "a block view outside its array");
     }
-    return view_of(x, pick, min_length, attributes, warnings);
+    return picked_view(x, pick, min_length, attributes, warnings);
   });
 }
 

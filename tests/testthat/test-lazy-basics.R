@@ -58,8 +58,9 @@ test_that("base R functions see the values: computed once, on first access", {
   z <- lazy(a) * 2
   expect_identical(sort(z), sort(a * 2))
   expect_true(is_materialized(z))
-  expect_identical(rev(z), rev(a * 2))
-  expect_identical(diff(z), diff(a * 2))
+  expect_identical(materialize(rev(z)), rev(a * 2)) # a view (test-lazy-transpose.R)
+  expect_identical(materialize(diff(z)), diff(a * 2))
+  expect_identical(materialize(cumsum(z)), cumsum(a * 2))
   expect_identical(materialize(as.vector(z)), a * 2) # lazy: test-lazy-coerce.R
   expect_identical(unclass(z), a * 2)
 })

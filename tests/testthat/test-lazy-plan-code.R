@@ -123,3 +123,15 @@ test_that("format() takes the styles it documents", {
   expect_identical(format(p), capture.output(print(p)))
   expect_error(format(p, "svg"), "should be one of")
 })
+
+test_that("transposed and reversed views are written as subsets of their variable", {
+  M <- matrix(runif(2e5), 100)
+  lm <- lazy(M)
+  x <- t(lm) * 2 + 1
+  code <- expect_code_computes(lazy_plan(x), x, list(lm = M))
+  expect_true(any(grepl("lm[rep(", code, fixed = TRUE)))
+  v <- runif(1e5)
+  a <- lazy(v)
+  x <- rev(a) - a
+  expect_code_computes(lazy_plan(x), x, list(a = v))
+})

@@ -6,9 +6,10 @@ test_that("verbose mode says what is materialized and why", {
   x <- lazy(runif(5000))
   expect_message(anyNA(x * 2), "gufunc: materializing double\\[5,000\\] \\(40 kB\\) for anyNA\\(\\)",
                  class = "gufunc_verbose_message")
-  expect_message(cumsum(x - 1), "for cumsum\\(\\)")
-  m <- lazy(matrix(runif(6000), 3000))
-  expect_message(t(m + 1), "materializing double\\[3000 x 2\\] \\(48 kB\\) for t\\(\\)")
+  expect_message(gamma(x - 1), "for gamma\\(\\)")
+  a <- lazy(array(runif(6000), c(30, 100, 2)))
+  expect_message(aperm(a + 1, c(2, 1, 3)),
+                 "materializing double\\[30 x 100 x 2\\] \\(48 kB\\) for aperm\\(\\) with a permutation")
   y <- x + 3
   expect_message(sort(y), "for base R code")
   # Values at hand, and values computed already, are not materialized again.
