@@ -18,16 +18,45 @@ namespace r {
 
 namespace {
 
+// Operand `node` read again and again up to `n` elements, as R recycles a shorter
+// operand whose length divides the longer one's (a length-n vector against an
+// n x k matrix): a view that repeats its elements, as rep(x, times = n / length)
+// reads them. Null where the operand is not plain memory (a deferred value, a view).
+engine::NodePtr recycled(const engine::NodePtr& node, intptr_t n) {
+  if (node->kind != engine::NodeKind::Input) return nullptr;
+  const engine::View& v = node->view;
+  if (v.is_block() || v.each > 1 || v.is_strided() || v.file_fd >= 0 || v.bytes) return nullptr;
+  engine::View r = v;
+  r.length = n;
+  r.rows = v.length;
+  r.column_step = 0;
+  return engine::make_input(r);
+}
+
+// Whether R recycles an operand of `len` elements to `n` without a warning.
+bool recycles_evenly(R_xlen_t len, R_xlen_t n) {
+  return len == n || len == 1 || (len > 1 && n % len == 0);
+}
+
 // A lazy vector of the element-wise function `name` of namespace `ns` over the list
 // `args`, with `attributes` (see new_lazy_vector) and class "gufunc_lazy"; NULL
-// when the engine cannot map it (no kernel for the types, lengths other than n and
-// 1), so the caller computes it with base R.
+// when the engine cannot map it (no kernel for the types, lengths that R recycles
+// with a warning, a deferred operand to recycle), so the caller computes it with
+// base R.
 SEXP build_map(const char* ns, const char* name, SEXP args, SEXP attributes) {
   std::shared_ptr<const Function> f = lookup_shared(ns, name);
   GraphOperands operands;
   std::vector<engine::NodePtr> nodes;
+  R_xlen_t n = 0;
+  for (R_xlen_t i = 0; i < XLENGTH(args); ++i) n = std::max(n, XLENGTH(VECTOR_ELT(args, i)));
   for (R_xlen_t i = 0; i < XLENGTH(args); ++i) {
-    nodes.push_back(operands.add(VECTOR_ELT(args, i), static_cast<int>(i + 1)));
+    const R_xlen_t len = XLENGTH(VECTOR_ELT(args, i));
+    if (!recycles_evenly(len, n)) return R_NilValue;
+    engine::NodePtr node = operands.add(VECTOR_ELT(args, i), static_cast<int>(i + 1));
+    if (len > 1 && len < n && !(node = recycled(node, static_cast<intptr_t>(n)))) {
+      return R_NilValue;
+    }
+    nodes.push_back(std::move(node));
   }
   engine::NodePtr node;
   try {
@@ -86,7 +115,7 @@ double lazy_min_length() {
 }
 
 // The fast path of the Ops and Math methods: the lazy map of builtin `name` over
-// `args` when every operand is mappable, the lengths are equal or 1, the result
+// `args` when every operand is mappable, R recycles the lengths evenly, the result
 // has at least lazy_min_length() elements and no operand has attributes besides
 // the class. Otherwise NULL (base R computes it), NA (mappable, but too short to
 // defer: computed now, see small_result() in R) or FALSE (mappable, but base R's
@@ -101,8 +130,7 @@ SEXP lazy_ops_entry(SEXP name, SEXP args) {
       n = std::max(n, XLENGTH(x));
     }
     for (R_xlen_t i = 0; i < XLENGTH(args); ++i) {
-      const R_xlen_t len = XLENGTH(VECTOR_ELT(args, i));
-      if (len != n && len != 1) return R_NilValue;
+      if (!recycles_evenly(XLENGTH(VECTOR_ELT(args, i)), n)) return R_NilValue;
     }
     const char* fn = CHAR(STRING_ELT(name, 0));
     Table* base = find_table("base");
