@@ -61,3 +61,12 @@ is.finite.gufunc_lazy <- function(x) lazy_predicate("is.finite", x)
 
 #' @export
 is.infinite.gufunc_lazy <- function(x) lazy_predicate("is.infinite", x)
+
+# as.matrix() and as.array() of an object are what base R's matrix code calls first
+# (apply() does, then reads a column at a time with `[`): the plain values, so that
+# those loops run at base R's speed over one materialization.
+#' @export
+as.matrix.gufunc_lazy <- function(x, ...) as.matrix(fallback_values(x, "as.matrix"), ...)
+
+#' @export
+as.array.gufunc_lazy <- function(x, ...) as.array(fallback_values(x, "as.array"), ...)
