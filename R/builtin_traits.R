@@ -44,7 +44,7 @@ deferred_math_operands <- function(name, x, ...) {
 
 # `name` over `args` as a lazy value with base R's attributes, or NULL when the
 # engine does not map it. `computed`: the operands in the order the kernel takes
-# them (see swap_scalar_first()).
+# them (see swap_nan_order()).
 lazy_builtin_map <- function(name, args, call, computed = args) {
   # NULL: base R computes it; FALSE: mappable, with base R's attribute rules (a
   # lazy result is an object, so is.object() tells them apart without dispatch).

@@ -180,21 +180,21 @@ binary_attributes <- function(value, x, y, family, call) {
 }
 
 # For + and * on doubles R's compiled loops return the second operand's NaN when
-# both are NaN if the first operand is recycled. A single first element is handled
-# by swapping the operands before the kernel runs (swap_scalar_first); unequal
-# lengths above 1 are set here.
-# When both operands of + or * are double or logical (at least one double), R coerces
-# them to double and, for a length-1 first operand, computes `y[i] op x`: with both
-# NaN the second operand's wins. An integer operand sends R through its mixed loop,
-# where the first wins. The kernels return the
-# first operand's NaN, so such calls run with the operands swapped (+ and * commute
-# in value). Returns `args`, possibly swapped.
-swap_scalar_first <- function(args, name) {
+# both are NaN if the first operand is recycled, and for any two lengths above 1
+# that differ (R 4.2's loops, as compiled, compute `y[i] op x[j]`). An integer
+# operand sends R through its mixed loop, where the first wins. The kernels return
+# the first operand's NaN, so such calls run with the operands swapped (+ and *
+# commute in value): a length-1 first operand, or unequal lengths above 1 (lazy
+# column recycling reads the shorter operand through a repeating view; the eager
+# path also sets those elements in nan_operand_order()). Returns `args`, possibly
+# swapped.
+swap_nan_order <- function(args, name) {
   if (length(args) != 2L || !name %in% c("+", "*", "add", "multiply")) return(args)
   x <- args[[1L]]
   y <- args[[2L]]
-  if (length(x) == 1L && length(y) > 1L && (is.double(x) || is.logical(x)) &&
-      (is.double(y) || is.logical(y)) && (is.double(x) || is.double(y))) {
+  if (length(x) >= 1L && length(y) > 1L && length(x) != length(y) &&
+      (is.double(x) || is.logical(x)) && (is.double(y) || is.logical(y)) &&
+      (is.double(x) || is.double(y))) {
     return(list(y, x))
   }
   args

@@ -46,7 +46,7 @@ gufunc_call <- function(name, ..., namespace = "base") {
   elementwise <- .Call(C_is_elementwise, name, namespace, length(args))
   plain <- if (any(is_lazy_arg)) lapply(args, unclass) else args
   if (elementwise) elementwise_check(plain, name, call = sys.call())
-  computed <- if (elementwise && namespace == "base") swap_scalar_first(args, name) else args
+  computed <- if (elementwise && namespace == "base") swap_nan_order(args, name) else args
   if (any(is_lazy_arg)) {
     value <- if (elementwise) {
       lazy_map_call(name, plain, computed, namespace, sys.call())

@@ -22,9 +22,9 @@
 #' @export
 Ops.gufunc_lazy <- function(e1, e2) {
   args <- if (nargs() == 1L) list(e1) else list(e1, e2)
-  # A length-1 first operand of + or * runs second, as in base R's loops
-  # (swap_scalar_first); attributes still follow the written order (args).
-  computed <- swap_scalar_first(args, .Generic)
+  # Operands of + and * in the order that gives base R's NaN (swap_nan_order);
+  # attributes still follow the written order (args).
+  computed <- swap_nan_order(args, .Generic)
   # The call is a promise: only base R's attribute rules need it.
   value <- lazy_builtin_map(.Generic, args, generic_call(sys.call(), .Generic), computed)
   if (is.null(value)) base_fallback(.Generic, args) else value

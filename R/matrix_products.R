@@ -11,12 +11,13 @@
 
 # A plain argument: base R's function with no handler when it surely succeeds (one
 # check in C, which also looks for lazy arguments); otherwise under
-# with_user_call(), so an error names the user's call as base R's would. Base R's
-# functions are kept here when the package is built, so no `::` is evaluated per
-# call.
+# with_user_call(), so an error names the user's call as base R's would. `%*%` is
+# a primitive, kept here when the package is built; crossprod() and tcrossprod() are
+# closures around .Internal() in R 4.2, which a package may not hold a copy of, so
+# they are called through base::.
 base_matprod <- base::`%*%`
-base_crossprod <- base::crossprod
-base_tcrossprod <- base::tcrossprod
+base_crossprod <- function(x, y = NULL) base::crossprod(x, y)
+base_tcrossprod <- function(x, y = NULL) base::tcrossprod(x, y)
 
 #' @rdname base_masks
 #' @export

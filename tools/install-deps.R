@@ -48,6 +48,13 @@ if (length(missing)) {
   if (!nzchar(Sys.getenv("USE_BUNDLED_LIBUV"))) Sys.setenv(USE_BUNDLED_LIBUV = "1")
   message("installing from CRAN: ", paste(missing, collapse = ", "))
   install.packages(missing, lib = .libPaths()[1], repos = repos, Ncpus = ncores)
-  still <- missing[!vapply(missing, requireNamespace, logical(1), quietly = TRUE)]
+  # Checked in a new R process: this one may hold older versions of packages the
+  # installation has just updated (testthat loads Debian's rlang; bench needs a newer
+  # one), and requireNamespace() here would fail on them.
+  loads <- function(pkg) {
+    code <- sprintf("quit(status = !requireNamespace('%s', quietly = TRUE))", pkg)
+    system2(file.path(R.home("bin"), "Rscript"), c("-e", shQuote(code))) == 0
+  }
+  still <- missing[!vapply(missing, loads, logical(1))]
   if (length(still)) stop("could not install: ", paste(still, collapse = ", "), call. = FALSE)
 }

@@ -1,11 +1,12 @@
 # Progress of long evaluations: option gufunc.progress (TRUE, FALSE, a function)
 # and cli's progress bar.
 
-# A lazy evaluation of about a second or more on one thread: 30 operations, 20 of
-# them sin() and cos(), over 5e6 values (0.85 s measured).
+# A lazy evaluation of well over the quiet first 0.5 s on one thread: 60 operations,
+# 40 of them sin() and cos(), over 5e6 values (1.4 s measured; 30 operations took
+# 0.5-0.7 s once the math loops got faster, too close to the quiet start).
 slow_value <- function() {
   z <- lazy(runif(5e6))
-  for (i in 1:10) z <- sin(z) + cos(z)
+  for (i in 1:20) z <- sin(z) + cos(z)
   z
 }
 
