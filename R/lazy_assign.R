@@ -36,26 +36,24 @@
 # that R would recycle. `dots` is substitute(list(...)) of the method and `frame`
 # its environment (the subscripts are promises there, forced once).
 deferred_assign <- function(x, dots, frame, value) {
-  n <- length(x)
-  type <- typeof(x)
-  types <- c("logical", "integer", "double")
-  if (n < lazy_min_length() || !identical(oldClass(x), "gufunc_lazy") || !type %in% types) {
+  rank <- type_rank(typeof(x))
+  if (rank == 0L || length(x) < lazy_min_length() || !identical(oldClass(x), "gufunc_lazy")) {
     return(NULL)
   }
-  if (is_lazy(value)) {
-    rank <- match(typeof(value), types)
-    if (!identical(oldClass(value), "gufunc_lazy") || is.na(rank) || rank > match(type, types)) {
+  value_rank <- type_rank(typeof(value))
+  if (value_rank == 0L || value_rank > rank) return(NULL)
+  if (is.object(value)) {
+    if (!identical(oldClass(value), "gufunc_lazy") || !.Call(C_lazy_is_vector, value)) {
       return(NULL)
     }
     # R's conversion of a logical or integer value, deferred (lazy_coerce.R).
-    if (rank < match(type, types)) {
-      if (type != "double") return(NULL)
+    if (value_rank < rank) {
+      if (rank != 3L) return(NULL)
       value <- lazy_as(value, "double")
       if (!is_lazy(value)) return(NULL)
     }
-  } else {
-    if (is.object(value) || !typeof(value) %in% types[seq_len(match(type, types))]) return(NULL)
-    if (typeof(value) != type) value <- as.vector(value, type)  # R's coercion of value
+  } else if (value_rank < rank) {
+    value <- as.vector(value, typeof(x))  # R's coercion of value
   }
   where <- assigned_region(x, dots, frame)
   if (is.null(where)) return(NULL)
@@ -63,12 +61,16 @@ deferred_assign <- function(x, dots, frame, value) {
   .Call(C_lazy_assign, x, where, value, attributes(x))
 }
 
+# 1, 2, 3 for the types a subassignment can widen (logical, integer, double); 0 for
+# the others.
+type_rank <- function(type) switch(type, logical = 1L, integer = 2L, double = 3L, 0L)
+
 # c(first, rows, columns, step) of the positions x[...] picks (first 0-based), or
 # NULL.
 assigned_region <- function(x, dots, frame) {
-  args <- as.list(dots)[-1L]
-  if (!is.null(names(args)) && any(names(args) != "")) return(NULL)
-  if (length(args) == 1L) {
+  if (length(dots) == 2L) {
+    args <- as.list(dots)[-1L]
+    if (!is.null(names(args)) && any(names(args) != "")) return(NULL)
     if (identical(args[[1L]], quote(expr = ))) return(c(0, length(x), 1, 0))
     s <- eval(call("...elt", 1L), frame)
     if (is.numeric(s) && is.matrix(s) && ncol(s) == length(dim(x))) s <- matrix_positions(s, dim(x))
@@ -77,12 +79,11 @@ assigned_region <- function(x, dots, frame) {
     # A circular shift writes its values in another order: base R's.
     return(if (!is.null(pick) && pick[5L] == 0) pick[1:4])
   }
-  d <- dim(x)
-  subscripts <- array_subscripts(dots, frame)
-  if (is.null(subscripts)) return(NULL)
-  runs <- array_runs(d, subscripts$subscripts)
-  if (is.null(runs) || any(runs$roll != 0)) return(NULL)
-  array_pick(d, runs$first, runs$n, runs$by)
+  # Named subscripts (drop = among them) are base R's, which refuses them.
+  if (!is.null(names(dots)) && any(names(dots)[-1L] != "")) return(NULL)
+  region <- .Call(C_array_region, x, frame)
+  if (!is.list(region) || any(region$roll != 0)) return(NULL)
+  region$pick
 }
 
 # The positions of x[m] for a matrix m whose rows are indices of each dimension of

@@ -93,11 +93,9 @@ mean.gufunc_lazy <- function(x, trim = 0, na.rm = FALSE, ...) {
     view <- NULL
     numeric_subscripts <- FALSE
     if (!one && length(dim(x)) >= 2L) {
-      args <- array_subscripts(substitute(list(...)), environment())
-      if (!is.null(args)) {
-        view <- array_view(x, args$subscripts, args$drop)
-        numeric_subscripts <- all(vapply(args$subscripts, function(s) is.null(s) || is.numeric(s), NA))
-      }
+      region <- .Call(C_array_region, x, environment())
+      numeric_subscripts <- !is.null(region)
+      if (is.list(region)) view <- array_view(x, region)
     }
     if (is.null(view) && !numeric_subscripts) view <- lazy_view_pick(x, function(s) s[...])
     if (!is.null(view)) return(view)

@@ -191,6 +191,39 @@ test_that("array views from their subscripts give base R's dim, dimnames and nam
   expect_identical(materialize(la[, , 20, drop = FALSE]), a[, , 20, drop = FALSE])
 })
 
+test_that("array subscripts read in C keep base R's rules", {
+  m <- matrix(v[1:4000], 40, dimnames = list(NULL, paste0("c", 1:100)))
+  lm <- lazy(m)
+  for (min_length in c(1, 65536)) {  # lazy views, and small plain subsets of values at hand
+    withr::local_options(gufunc.lazy_min_length = min_length)
+    expect_identical(lm[NULL, 2], m[NULL, 2])
+    expect_identical(lm[integer(0), 2:3], m[integer(0), 2:3])
+    expect_identical(materialize(lm[, 2]), m[, 2])
+    expect_identical(materialize(lm[3, ]), m[3, ])
+    expect_identical(materialize(lm[2:30, 5:9, drop = FALSE]), m[2:30, 5:9, drop = FALSE])
+    expect_identical(materialize(lm[drop = FALSE, 4, ]), m[drop = FALSE, 4, ])
+    # (Masks and names: a view through a stand-in of the positions, or base R's.)
+    values <- function(x) if (is_lazy(x)) materialize(x) else x
+    expect_identical(values(lm[c(TRUE, FALSE), 2]), m[c(TRUE, FALSE), 2])
+    expect_identical(values(lm[-(1:3), "c7"]), m[-(1:3), "c7"])
+    expect_identical(base_outcome(lm[1, 2, exact = TRUE]), base_outcome(m[1, 2, exact = TRUE]))
+    expect_identical(base_outcome(lm[1, 2, 3]), base_outcome(m[1, 2, 3]))
+    expect_identical(base_outcome(lm[41, 2]), base_outcome(m[41, 2]))
+    # Each subscript is evaluated once, in order.
+    seen <- character()
+    got <- lm[{seen <- c(seen, "i"); 2:30}, {seen <- c(seen, "j"); 7}]
+    expect_identical(seen, c("i", "j"))
+    expect_identical(materialize(got), m[2:30, 7])
+  }
+})
+
+test_that("a subassignment with drop = is base R's error", {
+  m <- matrix(v[1:1e5], 100)
+  lm <- lazy(m)
+  expect_identical(base_outcome(lm[1, 2, drop = FALSE] <- 5), base_outcome(m[1, 2, drop = FALSE] <- 5))
+  expect_error(lm[1, 2, drop = FALSE] <- 5, "incorrect number of subscripts")
+})
+
 test_that("a view of a very deep deferred value falls back to base R's subsetting", {
   withr::local_options(gufunc.lazy_min_length = 1)
   y <- lazy(v[1:100])

@@ -1,0 +1,202 @@
+// What the subscripts of x[...] pick of an array, read from the calling S3 method's
+// `...` in C: `[.gufunc_lazy` makes a view of it and `[<-.gufunc_lazy` a deferred
+// write (R/lazy_methods.R, R/lazy_assign.R). Stencil loops subset and write small
+// pieces of large lazy arrays many times per step; working this out in R code
+// (substitute(), eval() of each subscript, the run arithmetic) cost 50-80 us a
+// call where base R's own subset of a matrix column takes 5.
+#include <cstring>
+#include <vector>
+
+#include "r/call_registry.hpp"
+#include "r/guard.hpp"
+#include "r/r_arrays.hpp"
+#include "r/subscript_pick.hpp"
+
+namespace gufunc {
+namespace r {
+
+namespace {
+
+struct Forcing {
+  SEXP value, frame;
+};
+
+SEXP force_value(void* data) {
+  const Forcing* f = static_cast<const Forcing*>(data);
+  return Rf_eval(f->value, f->frame);
+}
+
+// The value of one element of `...`: a promise is forced (once, as R would) in
+// `frame`; R_MissingArg stays as it is (an empty subscript).
+SEXP dots_value(SEXP cell, SEXP frame) {
+  SEXP v = CAR(cell);
+  if (TYPEOF(v) != PROMSXP) return v;
+  Forcing f{v, frame};
+  return unwind_protect(force_value, &f);
+}
+
+// What one dimension's subscript picks: `n` indices, the first `first` (0-based),
+// `by` apart; rolled: all of them, shifted circularly by `roll`.
+struct Run {
+  double first = 0, n = 0, by = 1, roll = 0;
+};
+
+// c(first, rows, columns, step) in storage order of the runs of every dimension of
+// an array of dims `d`: full dimensions first, then the inner one (runs of
+// consecutive indices are one run of elements), then at most one more dimension
+// with several indices picks runs at a regular step; equally spaced indices of the
+// inner one are such runs themselves, and then no other dimension may pick several.
+// False when the picked elements have another shape.
+bool block_pick(const std::vector<double>& d, const std::vector<Run>& runs, double pick[4]) {
+  const size_t rank = d.size();
+  std::vector<double> stride(rank, 1);
+  for (size_t k = 1; k < rank; ++k) stride[k] = stride[k - 1] * d[k - 1];
+  double first = 0;
+  for (size_t k = 0; k < rank; ++k) first += runs[k].first * stride[k];
+  size_t inner = 0;
+  while (inner < rank && runs[inner].n == d[inner]) ++inner;
+  if (inner == rank) {
+    pick[0] = 0, pick[1] = stride[rank - 1] * d[rank - 1], pick[2] = 1, pick[3] = 0;
+    return true;
+  }
+  std::vector<size_t> several;
+  for (size_t k = inner + 1; k < rank; ++k) {
+    if (runs[k].n > 1) several.push_back(k);
+  }
+  const Run& in = runs[inner];
+  if (in.by > 1 && in.n > 1) {
+    if (!several.empty()) return false;
+    pick[0] = first, pick[1] = stride[inner], pick[2] = in.n, pick[3] = stride[inner] * in.by;
+    return true;
+  }
+  if (several.size() > 1) return false;
+  pick[0] = first, pick[1] = stride[inner] * in.n, pick[2] = 1, pick[3] = 0;
+  if (several.size() == 1) {
+    const Run& s = runs[several[0]];
+    pick[2] = s.n;
+    pick[3] = stride[several[0]] * s.by;
+    if (pick[3] == pick[1]) pick[1] *= s.n, pick[2] = 1, pick[3] = 0;
+  }
+  return true;
+}
+
+// A circular shift of the first two dimensions (the streaming step of a lattice
+// Boltzmann code, f[c(n, 1:(n - 1)), c(2:m, 1), k]): the block of d[0] rows it
+// rolls. All of dimension 1 is picked, all of dimension 2 when it is shifted (else
+// consecutive indices), and one index of each later dimension.
+bool rolled_pick(const std::vector<double>& d, const std::vector<Run>& runs, double pick[4]) {
+  if (runs[0].n != d[0] || runs[1].by != 1) return false;
+  double first = 0, stride = 1;
+  for (size_t k = 0; k < d.size(); ++k) {
+    if (k >= 2 && (runs[k].roll != 0 || runs[k].n != 1)) return false;
+    first += runs[k].first * stride;
+    stride *= d[k];
+  }
+  pick[0] = first, pick[1] = d[0], pick[2] = runs[1].n, pick[3] = d[0];
+  return true;
+}
+
+struct Region {
+  std::vector<Run> runs;
+  int drop;
+  double pick[4];
+};
+
+SEXP doubles(const std::vector<Run>& runs, double Run::*field) {
+  SEXP out = Rf_allocVector(REALSXP, static_cast<R_xlen_t>(runs.size()));
+  for (size_t k = 0; k < runs.size(); ++k) REAL(out)[k] = runs[k].*field;
+  return out;
+}
+
+// list(first, n, by, roll, drop, pick) of `data` (a Region), through
+// unwind_protect(): R's allocations may jump.
+SEXP region_list(void* data) {
+  const Region* r = static_cast<const Region*>(data);
+  const char* names[] = {"first", "n", "by", "roll", "drop", "pick", ""};
+  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
+  SET_VECTOR_ELT(out, 0, doubles(r->runs, &Run::first));
+  SET_VECTOR_ELT(out, 1, doubles(r->runs, &Run::n));
+  SET_VECTOR_ELT(out, 2, doubles(r->runs, &Run::by));
+  SET_VECTOR_ELT(out, 3, doubles(r->runs, &Run::roll));
+  SET_VECTOR_ELT(out, 4, Rf_ScalarLogical(r->drop));
+  SEXP where = Rf_allocVector(REALSXP, 4);
+  SET_VECTOR_ELT(out, 5, where);
+  for (int k = 0; k < 4; ++k) REAL(where)[k] = r->pick[k];
+  UNPROTECT(1);
+  return out;
+}
+
+// .Call(C_array_region, x, frame): for the S3 method whose environment is `frame`
+// and whose `...` holds the subscripts of x[...] (and perhaps drop =), with x an
+// array: list(first, n, by, roll, drop, pick) when every subscript is missing or a
+// number vector without attributes picking one run of its dimension (as
+// C_subscript_pick reads them) and the picked elements are one block
+// (pick = c(first, rows, columns, step), first 0-based; a circular shift of the
+// first two dimensions gives the block it rolls); FALSE when the subscripts are
+// such numbers but pick anything else; NULL for other subscripts (other names,
+// another count, other types), which R's rules are to read. Subscripts are forced
+// in order, as R's `[` evaluates them.
+SEXP array_region_entry(SEXP x, SEXP frame) {
+  return guarded([&]() -> SEXP {
+    SEXP dim = Rf_getAttrib(x, R_DimSymbol);
+    if (TYPEOF(dim) != INTSXP || XLENGTH(dim) < 2) return R_NilValue;
+    std::vector<double> d(static_cast<size_t>(XLENGTH(dim)));
+    for (size_t k = 0; k < d.size(); ++k) d[k] = INTEGER(dim)[k];
+    SEXP dots = Rf_findVarInFrame3(frame, R_DotsSymbol, TRUE);
+    if (TYPEOF(dots) != DOTSXP) return R_NilValue;
+    int drop = TRUE;
+    bool drop_seen = false, numbers = true;
+    std::vector<Run> runs;
+    for (SEXP cell = dots; cell != R_NilValue; cell = CDR(cell)) {
+      const SEXP tag = TAG(cell);
+      if (tag != R_NilValue) {
+        if (drop_seen || strcmp(CHAR(PRINTNAME(tag)), "drop") != 0) return R_NilValue;
+        drop_seen = true;
+        const SEXP v = dots_value(cell, frame);
+        if (TYPEOF(v) != LGLSXP || XLENGTH(v) != 1 || LOGICAL(v)[0] == NA_LOGICAL) {
+          return R_NilValue;
+        }
+        drop = LOGICAL(v)[0];
+        continue;
+      }
+      if (runs.size() == d.size()) return R_NilValue;
+      Run run;
+      run.n = d[runs.size()];
+      const SEXP s = CAR(cell) == R_MissingArg ? R_MissingArg : dots_value(cell, frame);
+      if (s != R_MissingArg) {
+        if ((TYPEOF(s) != INTSXP && TYPEOF(s) != REALSXP) || ATTRIB(s) != R_NilValue) {
+          return R_NilValue;
+        }
+        Pick p;
+        if (!numbers || !pick_of(s, static_cast<R_xlen_t>(run.n), &p)) {
+          numbers = false;  // still read the rest: they must be numbers too
+        } else if (p.columns == 1) {
+          run.first = static_cast<double>(p.first), run.n = static_cast<double>(p.rows);
+          run.roll = static_cast<double>(p.row_roll);
+        } else if (p.rows == 1) {
+          run.first = static_cast<double>(p.first), run.n = static_cast<double>(p.columns);
+          run.by = static_cast<double>(p.step);
+        } else {
+          numbers = false;
+        }
+      }
+      runs.push_back(run);
+    }
+    if (runs.size() != d.size()) return R_NilValue;
+    Region region{runs, drop, {0, 0, 0, 0}};
+    bool rolled = false;
+    for (const Run& r : runs) rolled = rolled || r.roll != 0;
+    if (!numbers ||
+        !(rolled ? rolled_pick(d, runs, region.pick) : block_pick(d, runs, region.pick))) {
+      return Rf_ScalarLogical(FALSE);
+    }
+    return unwind_protect(region_list, &region);
+  });
+}
+
+}  // namespace
+
+}  // namespace r
+}  // namespace gufunc
+
+GUFUNC_CALL_ENTRY(array_region, gufunc::r::array_region_entry, 2);
