@@ -1,9 +1,9 @@
 #' Reuse of large result buffers
 #'
 #' A large result (4 MiB or more) gets fresh memory from the operating system, and
-#' the first write to each page costs a page fault and zeroing: about 6 ms per
-#' 80 MB (1e7 doubles) on huge pages, 40 ms on ordinary pages, and more on virtual
-#' machines that return freed memory to their host. When R frees such a result,
+#' the first write to each page costs a page fault and zeroing: about 35 ms per
+#' 80 MB (1e7 doubles) on the machines measured, and up to 270 ms on virtual
+#' machines whose host manages the guest's memory. When R frees such a result,
 #' gufunc keeps its memory and gives it to the next large result of about the same
 #' size, so a loop that computes one large result per step does not pay that cost
 #' at every step.

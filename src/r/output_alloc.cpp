@@ -12,9 +12,6 @@
 #include "r/r_arrays.hpp"
 #include "r/result_pool.hpp"
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
 namespace gufunc {
 namespace r {
@@ -30,15 +27,21 @@ const double kMegabyte = 1048576.0;
 const double kDefaultPoolMegabytes = 256;
 const double kMaxPoolMegabytes = 1048576.0;  // 1 TiB: more is certainly a typo
 
+// Fresh memory on ordinary pages, as base R's own results get. Transparent huge
+// pages (madvise) were asked for until November 2026: on one development VM a 4 KiB
+// fault cost 14 us and huge pages paid off, but on another (the same kernel on
+// another host) a 4 KiB fault cost 0.45 us (80 MB: 35 ms) and a huge-page fault 0.11
+// ms while the guest still had the memory (80 MB: 9 ms) but 4.7 ms where the host
+// had to provide it again (80 MB: 190 ms), which is where a fresh huge page comes
+// from after the machine has been idle. A process's first large result then cost
+// 2-4 times base R's first a * b + c (71-202 ms against 47-63; ordinary pages:
+// 32-59 ms), later ones the same either way (the pool). On ordinary pages a gufunc
+// result costs what each of base R's temporaries costs, never more. Blocks stay
+// aligned to 2 MiB, so pool sizes and alignment do not depend on the page size.
 void* fresh_block(size_t capacity) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
+#if defined(__linux__)
   void* p = nullptr;
   if (posix_memalign(&p, kHugePage, capacity) != 0) return nullptr;
-  // Advice only: a refusal leaves ordinary pages. On the development VM a 4 KiB
-  // fault costs 14 us (80 MB: 270 ms) and a huge-page fault 0.12 ms (80 MB: 5 ms;
-  // 180 ms where the host must fault the memory in again); no synchronous
-  // compaction was seen (/proc/vmstat compact_stall stayed 0).
-  madvise(p, capacity, MADV_HUGEPAGE);
   return p;
 #else
   return std::malloc(capacity);
