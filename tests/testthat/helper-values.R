@@ -40,7 +40,8 @@ builtin_logic <- c("&", "|")
 builtin_math <- c(
   "abs", "sqrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos",
   "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "floor", "ceiling",
-  "trunc", "sign", "acosh", "asinh", "atanh", "cospi", "sinpi", "tanpi"
+  "trunc", "sign", "acosh", "asinh", "atanh", "cospi", "sinpi", "tanpi", "digamma",
+  "trigamma"
 )
 
 # Runs `expr` and returns its value with the distinct warning messages it raised.
