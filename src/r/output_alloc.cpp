@@ -12,7 +12,6 @@
 #include "r/r_arrays.hpp"
 #include "r/result_pool.hpp"
 
-
 namespace gufunc {
 namespace r {
 
