@@ -13,6 +13,7 @@
 #include "engine/mapped_file.hpp"
 #include "engine/reduce_kernel.hpp"
 #include "engine/scan_kernel.hpp"
+#include "engine/shared_views.hpp"
 #include "kernels/r_summary.hpp"
 
 namespace gufunc {
@@ -155,6 +156,13 @@ unsigned resolve_staged(Batch* b, intptr_t begin, intptr_t end, const EvalOption
   unsigned warnings = 0;
   b->staged_buffers.resize(b->staged.size());
   for (size_t k = 0; k < b->staged.size(); ++k) {
+    const auto source = std::find_if(b->shared.begin(), b->shared.end(),
+                                     [&](const auto& s) { return s.staged == b->staged[k]; });
+    if (source != b->shared.end()) {
+      warnings |=
+          resolve_shared(b, static_cast<size_t>(source - b->shared.begin()), begin, end, options);
+      continue;
+    }
     Value& v = b->values[b->staged[k]];
     const Node& node = *v.node;
     intptr_t from = 0, to = node.length;

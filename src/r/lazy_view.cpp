@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "dispatch/apply.hpp"
+#include "engine/shared_views.hpp"
 #include "r/call_registry.hpp"
 #include "r/guard.hpp"
 #include "r/lazy_altrep.hpp"
@@ -159,6 +160,14 @@ bool pick_of(SEXP index, R_xlen_t length, Pick* pick) {
   return pick->row_roll != 0;
 }
 
+// `view` moved on by `bytes`, in the buffer it views (offset: as blockability.hpp
+// counts) and in memory, unless it is a source's view (engine/shared_views.hpp),
+// whose memory is not known yet (null data).
+void advance(engine::View* view, intptr_t bytes) {
+  if (view->data != nullptr) view->data += bytes;
+  view->offset += bytes;
+}
+
 // `view` narrowed to what `pick` picks of it, or false when that is not a view:
 // of a block view (columns of R elements, S apart), each picked run must lie in one
 // of its columns (the picked runs then start a whole number of columns apart) or
@@ -187,9 +196,7 @@ bool narrowed(engine::View* view, const Pick& pick) {
     return true;
   }
   if (!view->is_block()) {
-    const intptr_t skipped = static_cast<intptr_t>(pick.first) * size;
-    view->data += skipped;
-    view->offset += skipped;  // bytes, as blockability.hpp counts them
+    advance(view, static_cast<intptr_t>(pick.first) * size);
     view->length = pick.length();
     if (pick.columns > 1) {
       view->rows = pick.rows;
@@ -215,8 +222,7 @@ bool narrowed(engine::View* view, const Pick& pick) {
   } else {
     return false;
   }
-  view->data += skipped;
-  view->offset += skipped;
+  advance(view, skipped);
   view->length = pick.length();
   return true;
 }
@@ -366,12 +372,36 @@ SEXP view_of(SEXP x, R_xlen_t length, bool compute, SEXP min_length, SEXP attrib
 
 namespace {
 
+// `viewed` (the graph `pick` makes of `node`'s) as the root of a view that knows
+// its source (engine/shared_views.hpp): the deferred element-wise expression it
+// views, so a batch reading several views of it computes it once. A view of such a
+// view has the same source (its view narrowed again), so sources do not chain.
+engine::NodePtr with_source(const engine::NodePtr& node, const Pick& pick,
+                            const engine::NodePtr& viewed) {
+  if (!viewed || viewed == node || viewed->kind != engine::NodeKind::Map ||
+      node->kind != engine::NodeKind::Map) {
+    return viewed;
+  }
+  engine::ViewSource source;
+  if (node->source) {
+    source = *node->source;
+  } else {
+    source.base = node;
+    source.view.dtype = node->dtype;
+    source.view.length = node->length;
+  }
+  if (!narrowed(&source.view, pick)) return viewed;
+  auto out = std::make_shared<engine::Node>(*viewed);
+  out->source = std::make_shared<const engine::ViewSource>(std::move(source));
+  return out;
+}
+
 // The view of lazy vector x that `pick` picks (view_of).
 SEXP picked_view(SEXP x, const Pick& pick, SEXP min_length, SEXP attributes, unsigned* warnings) {
   return view_of(x, pick.length(), false, min_length, attributes, warnings,
                  [&](const engine::NodePtr& node) {
                    NodeMemo done;
-                   return picked_graph(node, pick, &done, 0);
+                   return with_source(node, pick, picked_graph(node, pick, &done, 0));
                  });
 }
 

@@ -1,0 +1,123 @@
+// Views sharing one computation of their source (see shared_views.hpp).
+#include "engine/shared_views.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "engine/batch.hpp"
+#include "engine/evaluate.hpp"
+
+namespace gufunc {
+namespace engine {
+
+namespace {
+
+// Element k of a source's view, as an index into the source's elements.
+intptr_t source_index(const View& view, intptr_t k) {
+  const intptr_t first = view.offset / static_cast<intptr_t>(dtype_size(view.dtype));
+  if (!view.is_block()) return first + k;
+  intptr_t row = k % view.rows, column = k / view.rows;
+  if (view.is_rolled()) {
+    row += view.row_roll;
+    if (row >= view.rows) row -= view.rows;
+    column += view.column_roll;
+    if (column >= view.length / view.rows) column -= view.length / view.rows;
+  }
+  return first + row * view.row_stride + column * view.column_step;
+}
+
+}  // namespace
+
+bool dense_view(const View& view) {
+  const intptr_t es = static_cast<intptr_t>(dtype_size(view.dtype));
+  // A sparse pick (every 100th element) would compute far more than it reads.
+  return view.each == 1 && view.length > 1 && view.length * es * 2 >= view.span_bytes();
+}
+
+void source_range(const View& view, intptr_t pos, intptr_t count, intptr_t* from, intptr_t* to) {
+  const intptr_t es = static_cast<intptr_t>(dtype_size(view.dtype));
+  if (view.is_rolled() || view.is_strided() || count <= 0) {
+    // Not increasing: all it spans.
+    *from = (view.offset + view.lowest_byte()) / es;
+    *to = *from + view.span_bytes() / es;
+    return;
+  }
+  *from = source_index(view, pos);
+  *to = source_index(view, pos + count - 1) + 1;
+}
+
+View rebased(const View& view, const char* values, intptr_t first) {
+  View v = view;
+  const intptr_t es = static_cast<intptr_t>(dtype_size(view.dtype));
+  v.data = values + (view.offset - first * es);
+  return v;
+}
+
+std::unordered_set<const Node*> shared_sources(const Node& root) {
+  // Views read by this batch's element-wise code, per source.
+  std::unordered_map<const Node*, int> views;
+  std::unordered_set<const Node*> seen;
+  std::vector<const Node*> stack = {&root};
+  while (!stack.empty()) {
+    const Node* n = stack.back();
+    stack.pop_back();
+    if (!seen.insert(n).second) continue;
+    if (n->source) {
+      // Its own graph holds no views of sources (pushed down, they are plain maps).
+      if (dense_view(n->source->view)) ++views[n->source->base.get()];
+      continue;
+    }
+    const bool descend = n == &root || n->kind == NodeKind::Map || n->kind == NodeKind::Assign;
+    if (!descend) continue;
+    for (const NodePtr& c : n->children) stack.push_back(c.get());
+  }
+  std::unordered_set<const Node*> shared;
+  for (const auto& [base, count] : views) {
+    if (count >= 2 || base->shared_values) shared.insert(base);
+  }
+  return shared;
+}
+
+unsigned resolve_shared(Batch* b, size_t which, intptr_t begin, intptr_t end,
+                        const EvalOptions& options) {
+  Batch::SharedSource& s = b->shared[which];
+  Value& staged = b->values[static_cast<size_t>(s.staged)];
+  const Node& base = *staged.node;
+  // Most of the batch's iterations (a value computed in two chunks): the elements
+  // all of them read, so the next chunk and the next batch find them kept.
+  if ((end - begin) * 2 >= b->length) {
+    begin = 0;
+    end = b->length;
+  }
+  intptr_t from = base.length, to = 0;
+  for (const auto& view : s.views) {
+    intptr_t a, z;
+    source_range(view->view, begin, end - begin, &a, &z);
+    from = std::min(from, a);
+    to = std::max(to, z);
+  }
+  std::shared_ptr<const SharedValues> values = base.shared_values;
+  if (from < to && (!values || values->from > from || values->to < to)) {
+    auto computed = std::make_shared<SharedValues>();
+    computed->from = from;
+    computed->to = to;
+    computed->data.resize(static_cast<size_t>(to - from) * dtype_size(base.dtype));
+    // Non-owning: the graph owns the source while the batch runs.
+    const NodePtr handle(std::shared_ptr<const Node>(), &base);
+    computed->warnings = evaluate(handle, from, to, computed->data.data(), options);
+    values = computed;
+    base.shared_values = values;
+  }
+  if (!values) return 0;  // nothing read
+  b->shared_values.push_back(values);
+  staged.staged = values->data.data();
+  staged.stage_begin = values->from;
+  for (const auto& view : s.views) {
+    const View source_view = view->view;
+    view->view = rebased(source_view, values->data.data(), values->from);
+  }
+  return values->warnings;
+}
+
+}  // namespace engine
+}  // namespace gufunc
