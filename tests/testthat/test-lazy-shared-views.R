@@ -132,3 +132,22 @@ test_that("lazy_plan() says when several views of a value read it computed once"
     expect_no_match(paste(format(p1), collapse = "\n"), "several views")
   })
 })
+
+test_that("blocks of one column (block views with columns of 256 or more) give base R's values", {
+  r <- 300
+  g <- matrix(runif(r * 40), r)
+  gi <- matrix(sample.int(1000L, r * 40, replace = TRUE), r)
+  for_threads({
+    lg <- lazy(g)
+    d <- lg[2:r, 2:40] - lg[1:(r - 1), 1:39] * 0.5
+    base_d <- g[2:r, 2:40] - g[1:(r - 1), 1:39] * 0.5
+    expect_identical(materialize(d), base_d)
+    expect_identical(sum(d), sum(base_d))
+    expect_identical(mean(d), mean(base_d))
+    expect_identical(materialize(cumsum(d)), cumsum(base_d))
+    expect_identical(materialize(d[5:200, ]), base_d[5:200, ])
+    # Views with columns of different lengths: blocks as before.
+    expect_identical(materialize(lg[2:r, 2:40] + lg[1:(r - 1), 1:39]), g[2:r, 2:40] + g[1:(r - 1), 1:39])
+    expect_identical(sum(lazy(gi)[2:r, ] - lazy(gi)[1:(r - 1), ]), sum(gi[2:r, ] - gi[1:(r - 1), ]))
+  })
+})
