@@ -26,6 +26,23 @@ intptr_t source_index(const View& view, intptr_t k) {
   return first + row * view.row_stride + column * view.column_step;
 }
 
+// Whether `base` takes two or more element-wise operations: one (x[-1] - x[-n], read
+// again by diff(x, differences = 2)) costs about what writing and reading its
+// values back would, so its views are pushed down instead.
+bool worth_sharing(const Node& base) {
+  int maps = 0;
+  std::unordered_set<const Node*> seen;
+  std::vector<const Node*> stack = {&base};
+  while (!stack.empty() && maps < 2) {
+    const Node* n = stack.back();
+    stack.pop_back();
+    if (n->kind != NodeKind::Map || !seen.insert(n).second) continue;
+    ++maps;
+    for (const NodePtr& c : n->children) stack.push_back(c.get());
+  }
+  return maps >= 2;
+}
+
 }  // namespace
 
 bool dense_view(const View& view) {
@@ -73,7 +90,7 @@ std::unordered_set<const Node*> shared_sources(const Node& root) {
   }
   std::unordered_set<const Node*> shared;
   for (const auto& [base, count] : views) {
-    if (count >= 2 || base->shared_values) shared.insert(base);
+    if ((count >= 2 && worth_sharing(*base)) || base->shared_values) shared.insert(base);
   }
   return shared;
 }

@@ -42,8 +42,9 @@ struct SharedValues {
 };
 
 // The sources whose views `root`'s batch reads from one computation of the source:
-// those read through at least two dense views (each reading at least half of the
-// elements it spans), or whose values an earlier batch kept. Only the nodes the
+// those of two or more element-wise operations read through at least two dense
+// views (each reading at least half of the elements it spans), or whose values an
+// earlier batch kept. Only the nodes the
 // batch computes element-wise are looked at (not the insides of reductions, scans,
 // gufuncs or subassignments, which are batches of their own).
 std::unordered_set<const Node*> shared_sources(const Node& root);

@@ -130,6 +130,11 @@ test_that("lazy_plan() says when several views of a value read it computed once"
     expect_match(paste(format(p), collapse = "\n"), "several views of this expression read it")
     p1 <- lazy_plan(y[2:sw_rows, ] - 1)
     expect_no_match(paste(format(p1), collapse = "\n"), "several views")
+    # One operation costs about what writing and reading its values would: pushed down.
+    y1 <- lazy(sw_h) * 2
+    p2 <- lazy_plan(y1[2:sw_rows, ] - y1[1:(sw_rows - 1), ])
+    expect_no_match(paste(format(p2), collapse = "\n"), "several views")
+    expect_length(p2$kernels, 1L)
   })
 })
 
