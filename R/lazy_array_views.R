@@ -22,7 +22,9 @@ array_subscripts <- function(dots, frame) {
   subscripts <- vector("list", length(positions))
   for (k in seq_along(positions)) {
     if (identical(args[[positions[k]]], quote(expr = ))) next
-    subscripts[k] <- list(eval(call("...elt", positions[k]), frame))
+    s <- eval(call("...elt", positions[k]), frame)
+    # NULL picks nothing, as integer(0) does (a missing subscript is NULL here).
+    subscripts[k] <- list(if (is.null(s)) integer(0) else s)
   }
   list(subscripts = subscripts, drop = drop)
 }

@@ -80,6 +80,13 @@ mean.gufunc_lazy <- function(x, trim = 0, na.rm = FALSE, ...) {
   # Regular runs of values at hand (x[a:b], x[-1], m[, j:k], m[i:j, k:l],
   # a[, , i]): a view, still lazy, over the same memory (src/r/lazy_view.cpp).
   one <- nargs() == 2L
+  # m[i, j] of a matrix without dimnames, each subscript one run of consecutive
+  # indices or missing (all: TRUE): the view in one call (src/r/lazy_matrix_view.cpp).
+  if (nargs() == 3L && is.null(...names())) {
+    view <- .Call(C_lazy_matrix_view, x, if (missing(..1)) TRUE else ..1,
+                  if (missing(..2)) TRUE else ..2, lazy_min_length())
+    if (!is.null(view)) return(view)
+  }
   if (one && missing(..1)) {
     # x[]: below
   } else if (one && is.null(attributes(unclass(x))) && is.null(attributes(..1))) {

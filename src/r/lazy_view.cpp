@@ -405,6 +405,28 @@ SEXP picked_view(SEXP x, const Pick& pick, SEXP min_length, SEXP attributes, uns
                  });
 }
 
+}  // namespace
+
+bool subscript_run(SEXP index, R_xlen_t extent, R_xlen_t* first, R_xlen_t* count) {
+  Pick pick;
+  if (!pick_of(index, extent, &pick) || pick.rolled() || pick.columns != 1) return false;
+  *first = pick.first;
+  *count = pick.rows;
+  return true;
+}
+
+SEXP block_view(SEXP x, R_xlen_t first, R_xlen_t rows, R_xlen_t columns, R_xlen_t step,
+                SEXP min_length, SEXP attributes, unsigned* warnings) {
+  Pick pick;
+  pick.first = first;
+  pick.rows = rows;
+  pick.columns = columns;
+  pick.step = columns > 1 ? step : 0;
+  return picked_view(x, pick, min_length, attributes, warnings);
+}
+
+namespace {
+
 // .Call(C_lazy_view, x, index, min_length, attributes): the elements of lazy
 // vector x that `index` picks (R's subscript rules on a vector, its attributes
 // ignored), as a view (view_of).

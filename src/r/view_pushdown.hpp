@@ -71,6 +71,17 @@ SEXP view_of(SEXP x, R_xlen_t length, bool compute, SEXP min_length, SEXP attrib
              unsigned* warnings,
              const std::function<engine::NodePtr(const engine::NodePtr&)>& build);
 
+// The 0-based first index and the count of the one run of consecutive indices that
+// numeric subscript `index` picks of `extent` (a:b, -1, -n, missing's whole), or
+// false.
+bool subscript_run(SEXP index, R_xlen_t extent, R_xlen_t* first, R_xlen_t* count);
+
+// The view of lazy vector x (viewable()) picking `columns` runs of `rows`
+// consecutive elements, the first at 0-based `first`, each `step` after the
+// previous one, with `attributes` (view_of).
+SEXP block_view(SEXP x, R_xlen_t first, R_xlen_t rows, R_xlen_t columns, R_xlen_t step,
+                SEXP min_length, SEXP attributes, unsigned* warnings);
+
 // Runs `make` (which builds a view; unsigned*: warnings) in guarded() and raises
 // the warnings of the evaluation it made, if any, after it.
 SEXP with_warnings(const std::function<SEXP(unsigned*)>& make);
