@@ -218,6 +218,7 @@ class Linearizer {
     auto found = shared_index_.find(base);
     if (found == shared_index_.end()) {
       Batch::SharedSource s;
+      s.source = source.base;
       s.staged = stage(base, base->dtype, 0,
                        "several views of this expression read it: it is computed once, "
                        "before, and the views read its values");

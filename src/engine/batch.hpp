@@ -78,6 +78,7 @@ struct Batch {
   // staged value of each, and the input nodes of its views, owned here, whose data
   // is set when the source's values are (resolve_shared).
   struct SharedSource {
+    NodePtr source;
     int staged = -1;
     std::vector<std::shared_ptr<Node>> views;
   };

@@ -26,7 +26,6 @@ struct Node;
 using NodePtr = std::shared_ptr<const Node>;
 struct ScanCheckpoint;  // scan_ops.hpp
 struct ViewSource;      // shared_views.hpp
-struct SharedValues;    // shared_views.hpp
 
 enum class NodeKind { Input, Scalar, Map, Reduce, Gufunc, Assign, Scan };
 
@@ -165,9 +164,6 @@ struct Node {
   // A view's root (lazy_view.cpp): the deferred expression it views and how, so a
   // batch reading several views of it can compute it once (shared_views.hpp).
   std::shared_ptr<const ViewSource> source;
-  // A source's values computed for the views that read them (shared_views.hpp): a
-  // cache, set on the main thread only.
-  mutable std::shared_ptr<const SharedValues> shared_values;
 
   Node(NodeKind k, gufunc_dtype t, intptr_t n) : kind(k), dtype(t), length(n) {}
   // Whether the values are at hand (memory or a constant), not computed.

@@ -2,6 +2,8 @@
 #include "engine/shared_views.hpp"
 
 #include <algorithm>
+#include <list>
+#include <mutex>
 #include <unordered_map>
 
 #include "engine/batch.hpp"
@@ -43,6 +45,64 @@ bool worth_sharing(const Node& base) {
   return maps >= 2;
 }
 
+// Values of sources kept for later batches, the most recently used first, at most
+// kKeptBytes in all. Kept here rather than on the source node: the node lives as
+// long as the lazy values that hold it, until R's garbage collector, which does not
+// see this memory, drops them, and a stencil makes new sources every step. (24 MB
+// holds a shallow-water step of 600 x 600 and keeps its peak memory below base
+// R's; a larger step computes some of its sources again in a later batch.)
+const size_t kKeptBytes = size_t(24) << 20;
+
+struct Kept {
+  std::weak_ptr<const Node> source;
+  std::shared_ptr<const SharedValues> values;
+  size_t bytes;
+};
+
+std::mutex kept_lock;
+std::list<Kept>& kept() {
+  static auto* list = new std::list<Kept>;  // never destroyed: values may outlive exit
+  return *list;
+}
+
+bool same_owner(const std::weak_ptr<const Node>& a, const NodePtr& b) {
+  return !a.owner_before(b) && !b.owner_before(a);
+}
+
+// The kept values of `source` (an owning handle), or null.
+std::shared_ptr<const SharedValues> kept_values(const NodePtr& source) {
+  if (source.use_count() == 0) return nullptr;  // a non-owning handle: never kept
+  std::lock_guard<std::mutex> hold(kept_lock);
+  std::list<Kept>& list = kept();
+  for (auto it = list.begin(); it != list.end();) {
+    if (it->source.expired()) {
+      it = list.erase(it);
+    } else if (same_owner(it->source, source)) {
+      list.splice(list.begin(), list, it);
+      return list.front().values;
+    } else {
+      ++it;
+    }
+  }
+  return nullptr;
+}
+
+void keep_values(const NodePtr& source, const std::shared_ptr<const SharedValues>& values,
+                 size_t bytes) {
+  if (source.use_count() == 0) return;
+  std::lock_guard<std::mutex> hold(kept_lock);
+  std::list<Kept>& list = kept();
+  list.remove_if([&](const Kept& k) { return k.source.expired() || same_owner(k.source, source); });
+  if (bytes > kKeptBytes) return;
+  list.push_front({source, values, bytes});
+  size_t total = 0;
+  for (const Kept& k : list) total += k.bytes;
+  while (total > kKeptBytes) {
+    total -= list.back().bytes;
+    list.pop_back();
+  }
+}
+
 }  // namespace
 
 bool dense_view(const View& view) {
@@ -72,7 +132,7 @@ View rebased(const View& view, const char* values, intptr_t first) {
 
 std::unordered_set<const Node*> shared_sources(const Node& root) {
   // Views read by this batch's element-wise code, per source.
-  std::unordered_map<const Node*, int> views;
+  std::unordered_map<const Node*, std::pair<int, const NodePtr*>> views;
   std::unordered_set<const Node*> seen;
   std::vector<const Node*> stack = {&root};
   while (!stack.empty()) {
@@ -81,7 +141,11 @@ std::unordered_set<const Node*> shared_sources(const Node& root) {
     if (!seen.insert(n).second) continue;
     if (n->source) {
       // Its own graph holds no views of sources (pushed down, they are plain maps).
-      if (dense_view(n->source->view)) ++views[n->source->base.get()];
+      if (dense_view(n->source->view)) {
+        auto& v = views[n->source->base.get()];
+        ++v.first;
+        v.second = &n->source->base;
+      }
       continue;
     }
     const bool descend = n == &root || n->kind == NodeKind::Map || n->kind == NodeKind::Assign;
@@ -89,8 +153,8 @@ std::unordered_set<const Node*> shared_sources(const Node& root) {
     for (const NodePtr& c : n->children) stack.push_back(c.get());
   }
   std::unordered_set<const Node*> shared;
-  for (const auto& [base, count] : views) {
-    if ((count >= 2 && worth_sharing(*base)) || base->shared_values) shared.insert(base);
+  for (const auto& [base, v] : views) {
+    if ((v.first >= 2 && worth_sharing(*base)) || kept_values(*v.second)) shared.insert(base);
   }
   return shared;
 }
@@ -113,7 +177,7 @@ unsigned resolve_shared(Batch* b, size_t which, intptr_t begin, intptr_t end,
     from = std::min(from, a);
     to = std::max(to, z);
   }
-  std::shared_ptr<const SharedValues> values = base.shared_values;
+  std::shared_ptr<const SharedValues> values = kept_values(s.source);
   if (from < to && (!values || values->from > from || values->to < to)) {
     auto computed = std::make_shared<SharedValues>();
     computed->from = from;
@@ -123,7 +187,7 @@ unsigned resolve_shared(Batch* b, size_t which, intptr_t begin, intptr_t end,
     const NodePtr handle(std::shared_ptr<const Node>(), &base);
     computed->warnings = evaluate(handle, from, to, computed->data.data(), options);
     values = computed;
-    base.shared_values = values;
+    keep_values(s.source, values, computed->data.size());
   }
   if (!values) return 0;  // nothing read
   b->shared_values.push_back(values);

@@ -7,9 +7,10 @@
 // reads at least two dense views of one source computes the source once, as a
 // staged value, over the elements the views read, and reads the views as block
 // views of it (so the blockability rule sees them as inputs); a batch reading one
-// view of it pushes it down as before. The values computed are kept on the source
-// node (SharedValues), so later batches reading views of it (the next update of
-// the same step) read them instead of computing them again.
+// view of it pushes it down as before. The values computed are kept for a while
+// (SharedValues: the most recently used, up to 24 MB in all), so later batches
+// reading views of the same source (the next update of the same step) read them
+// instead of computing them again.
 #pragma once
 
 #include <cstdint>
@@ -63,7 +64,7 @@ View rebased(const View& view, const char* values, intptr_t first);
 struct Batch;        // batch.hpp
 struct EvalOptions;  // evaluate.hpp
 
-// Computes (or takes from the source node's kept values) the values of shared
+// Computes (or takes from the values kept for its source) the values of shared
 // source `which` of `b` that its views read over iterations [begin, end), and
 // points the views at them; returns the warning bits of that computation.
 unsigned resolve_shared(Batch* b, size_t which, intptr_t begin, intptr_t end,
