@@ -24,8 +24,11 @@ size_t column_block(const Batch& b, const Node& root, intptr_t begin, size_t blo
   for (const Value& v : b.values) {
     if (v.kind != ValueKind::Input || v.node->length <= 1) continue;
     const View& view = v.node->view;
-    const bool plain_block = view.is_block() && view.each == 1 && !view.is_rolled() &&
-                             !view.is_strided() && view.file_fd < 0 && !view.bytes;
+    // (Repetitions, outer()'s rep(x, times = k), are left as they were: their
+    // copies are short, and n-body's blocks of them measured no faster.)
+    const bool plain_block = view.is_block() && view.column_step != 0 && view.each == 1 &&
+                             !view.is_rolled() && !view.is_strided() && view.file_fd < 0 &&
+                             !view.bytes;
     if (!plain_block) continue;  // read in place anyway, or copied whatever the blocks
     if (rows != 0 && view.rows != rows) return 0;
     rows = view.rows;
