@@ -82,7 +82,7 @@ mean.gufunc_lazy <- function(x, trim = 0, na.rm = FALSE, ...) {
   one <- nargs() == 2L
   # m[i, j] of a matrix without dimnames, each subscript one run of consecutive
   # indices or missing (all: TRUE): the view in one call (src/r/lazy_matrix_view.cpp).
-  if (nargs() == 3L && is.null(...names())) {
+  if (nargs() == 3L && !any(nzchar(...names()))) {
     view <- .Call(C_lazy_matrix_view, x, if (missing(..1)) TRUE else ..1,
                   if (missing(..2)) TRUE else ..2, lazy_min_length())
     if (!is.null(view)) return(view)

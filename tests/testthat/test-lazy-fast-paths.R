@@ -74,3 +74,12 @@ test_that("m[i, j] of one run per dimension is a view with base R's values and a
   })
   expect_true(is_lazy(lazy(fp_m)[2:60, 2:50]))
 })
+
+test_that("a named argument keeps m[i, drop =] base R's (one subscript: vector indexing)", {
+  with_options(list(gufunc.lazy_min_length = 0), {
+    m <- lazy(fp_m)
+    expect_identical(materialize(m[2:3, drop = TRUE]), fp_m[2:3, drop = TRUE])
+    expect_identical(materialize(m[2:3, drop = FALSE]), fp_m[2:3, drop = FALSE])
+    expect_identical(materialize(m[2:30, 4, drop = FALSE]), fp_m[2:30, 4, drop = FALSE])
+  })
+})
