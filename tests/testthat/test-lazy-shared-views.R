@@ -156,3 +156,29 @@ test_that("blocks of one column (block views with columns of 256 or more) give b
     expect_identical(sum(lazy(gi)[2:r, ] - lazy(gi)[1:(r - 1), ]), sum(gi[2:r, ] - gi[1:(r - 1), ]))
   })
 })
+
+test_that("reductions, scans, gufuncs and subassignments of shared views are base R's", {
+  m <- matrix(runif(300 * 40), 300)
+  by <- m * 2 + sqrt(m)
+  bz <- by[2:300, ] - by[1:299, ]
+  for (block in list(NULL, 7, 1000)) {
+    for_threads(with_options(list(gufunc.block_size = block, gufunc.lazy_min_length = 0), {
+      a <- lazy(m)
+      y <- a * 2 + sqrt(a)
+      z <- y[2:300, ] - y[1:299, ]
+      expect_identical(materialize(cumsum(z)), cumsum(bz))
+      expect_identical(rowSums(z), rowSums(bz))
+      expect_identical(colMeans(z), colMeans(bz))
+      expect_identical(sum(z), sum(bz))
+      expect_identical(max(z), max(bz))
+      expect_identical(materialize(matmul(t(z[1:40, ]), z[2:41, ])), t(bz[1:40, ]) %*% bz[2:41, ])
+      expect_identical(materialize(rev(y[2:300, 1]) + y[1:299, 1]), rev(by[2:300, 1]) + by[1:299, 1])
+      w <- z
+      w[5:10, 3] <- 0
+      bw <- bz
+      bw[5:10, 3] <- 0
+      expect_identical(materialize(w), bw)
+      expect_identical(materialize(ifelse(z > 0, z, y[1:299, ])), ifelse(bz > 0, bz, by[1:299, ]))
+    }))
+  }
+})
