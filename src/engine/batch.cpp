@@ -220,8 +220,8 @@ class Linearizer {
       Batch::SharedSource s;
       s.source = source.base;
       s.staged = stage(base, base->dtype, 0,
-                       "several views of this expression read it: it is computed once, "
-                       "before, and the views read its values");
+                       "views of this expression read its values, computed once, before "
+                       "(several views read them, or an earlier evaluation kept them)");
       found = shared_index_.emplace(base, b_.shared.size()).first;
       b_.shared.push_back(std::move(s));
     }

@@ -127,13 +127,22 @@ test_that("lazy_plan() says when several views of a value read it computed once"
   with_options(list(gufunc.lazy_min_length = 0), {
     y <- lazy(sw_h) * 2 + 1
     p <- lazy_plan(y[2:sw_rows, ] - y[1:(sw_rows - 1), ])
-    expect_match(paste(format(p), collapse = "\n"), "several views of this expression read it")
-    p1 <- lazy_plan(y[2:sw_rows, ] - 1)
-    expect_no_match(paste(format(p1), collapse = "\n"), "several views")
+    expect_match(paste(format(p), collapse = "\n"), "views of this expression read its values")
+    # Its base R code computes the value, then the views of it.
+    z <- y[2:sw_rows, ] - y[1:(sw_rows - 1), ] + y[2:sw_rows, ] * 3
+    pz <- lazy_plan(z)
+    expect_true(any(grepl("of t[0-9]+$", trimws(format(pz)))))
+    code <- format(pz, "r")
+    expect_match(code[1], "inputs: sw_h$")
+    expect_identical(eval(parse(text = code), list(sw_h = sw_h)), materialize(z))
+    # One view of a value not computed before: pushed down.
+    y2 <- lazy(sw_h) * 2 + 1
+    p1 <- lazy_plan(y2[2:sw_rows, ] - 1)
+    expect_no_match(paste(format(p1), collapse = "\n"), "views of this expression")
     # One operation costs about what writing and reading its values would: pushed down.
     y1 <- lazy(sw_h) * 2
     p2 <- lazy_plan(y1[2:sw_rows, ] - y1[1:(sw_rows - 1), ])
-    expect_no_match(paste(format(p2), collapse = "\n"), "several views")
+    expect_no_match(paste(format(p2), collapse = "\n"), "views of this expression")
     expect_length(p2$kernels, 1L)
   })
 })
