@@ -86,6 +86,9 @@ assigned_region <- function(x, dots, frame) {
   region$pick
 }
 
+# Elements between consecutive indices of each dimension of an array of dims `d`.
+array_strides <- function(d) cumprod(c(1, d))[seq_along(d)]
+
 # The positions of x[m] for a matrix m whose rows are indices of each dimension of
 # x (diag(x) <- v writes x[cbind(i, i)]), or NULL unless every index is a whole
 # number inside its dimension (R's other rules for such subscripts are left to R).

@@ -61,6 +61,9 @@ lazy_plan <- function(x) {
   graph$inputs$name <- inputs$name
   graph$inputs$base <- inputs$base
   graph$values$name <- plan_value_names(graph, inputs$name)
+  # Views of values computed first for several views read those values.
+  shared <- !is.na(graph$inputs$source)
+  graph$inputs$base[shared] <- graph$values$name[graph$inputs$source[shared]]
   graph$steps$text <- plan_step_text(graph$steps, graph$values, graph$values$name)
   graph$attributes <- plain_attributes(x)
   plan$graph <- graph

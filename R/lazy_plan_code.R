@@ -57,6 +57,8 @@ plan_r_code <- function(graph) {
     text
   }
   lines <- plan_code_inputs(graph)
+  # Values that views read (shared_views.cpp) get a statement, then the views.
+  sources <- graph$inputs$source[!is.na(graph$inputs$source)]
   for (i in seq_along(steps$op)) {
     out <- steps$out[i]
     args <- expr[steps$args[[i]]]
@@ -68,10 +70,10 @@ plan_r_code <- function(graph) {
     }
     call <- plan_step_call(steps$op[i], steps$fun[i], args, steps$na_rm[i] != 0,
                            steps$arg_dims[[i]])
-    if (uses[out] == 1L && out != graph$result) {
+    if (uses[out] == 1L && out != graph$result && !out %in% sources) {
       expr[[out]] <- call
     } else {
-      lines <- c(lines, sprintf("%s <- %s", names[out], code(call)))
+      lines <- c(lines, sprintf("%s <- %s", names[out], code(call)), plan_code_views(graph, out))
     }
   }
   if (names[graph$result] != "out") {
@@ -99,9 +101,19 @@ plan_step_call <- function(op, fun, args, na_rm, arg_dims) {
     })
 }
 
+# The views of computed value `v` (values computed once for several views).
+plan_code_views <- function(graph, v) {
+  inputs <- graph$inputs
+  k <- which(!is.na(inputs$source) & inputs$source == v)
+  sprintf("%s <- %s[%s]", inputs$name[k], inputs$base[k],
+          vapply(k, function(i) view_index(inputs$key[i], inputs$offset[i]), ""))
+}
+
 # Comment lines naming the inputs, and the subsets of variables that views read.
 plan_code_inputs <- function(graph) {
   inputs <- graph$inputs
+  keep <- is.na(inputs$source)  # views of computed values come after them
+  inputs <- lapply(inputs, function(column) column[keep])
   lines <- sprintf("# base R code for the plan; inputs: %s", paste(inputs$name, collapse = ", "))
   unheld <- grepl("^x[0-9]+$", inputs$name) & is.na(inputs$base)
   if (any(unheld)) {

@@ -7,6 +7,7 @@
 #include <map>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include "dispatch/apply.hpp"
@@ -20,7 +21,8 @@ namespace {
 
 class Linearizer {
  public:
-  explicit Linearizer(Batch* b) : b_(*b) {}
+  Linearizer(Batch* b, std::unordered_set<const Node*> shared)
+      : b_(*b), shared_sources_(std::move(shared)) {}
 
   // Value of `top` computed `width` elements per iteration (not descending into
   // nested Reduce and Gufunc nodes), iteratively. Values are shared per width.
@@ -31,6 +33,10 @@ class Linearizer {
       stack.pop_back();
       const Key key = key_of(n, width);
       if (ids_.count(key)) continue;
+      if (n->source && width == 1 && shared_sources_.count(n->source->base.get())) {
+        ids_[key] = shared_view(*n->source);
+        continue;
+      }
       if (n->kind == NodeKind::Reduce) {
         ids_[key] = add_value({ValueKind::Reduced, n->dtype, n});
         b_.reductions.push_back(n);
@@ -205,6 +211,32 @@ class Linearizer {
     ids_[key_of(n, width)] = out;
   }
 
+  // A view of a source computed once (shared_views.hpp): an input reading the
+  // source's staged values, one per distinct view.
+  int shared_view(const ViewSource& source) {
+    const Node* base = source.base.get();
+    auto found = shared_index_.find(base);
+    if (found == shared_index_.end()) {
+      Batch::SharedSource s;
+      s.source = source.base;
+      s.staged = stage(base, base->dtype, 0,
+                       "views of this expression read its values, computed once, before "
+                       "(several views read them, or an earlier evaluation kept them)");
+      found = shared_index_.emplace(base, b_.shared.size()).first;
+      b_.shared.push_back(std::move(s));
+    }
+    View view = source.view;
+    view.buffer = base;  // for the blockability rule: memory of its own, only read
+    const ViewKey key = view_key(view);
+    const auto seen = inputs_.find(key);
+    if (seen != inputs_.end()) return seen->second;
+    auto node = std::make_shared<Node>(NodeKind::Input, view.dtype, view.length);
+    node->view = view;
+    const int id = add_value({ValueKind::Input, view.dtype, node.get()});
+    b_.shared[found->second].views.push_back(std::move(node));
+    return inputs_[key] = id;
+  }
+
   // A write of one value (a constant) over a base of the same storage: each block
   // of the new version is the base's block with the region's positions in it set.
   static bool patchable(const Node& n, intptr_t width) {
@@ -223,6 +255,8 @@ class Linearizer {
   }
 
   Batch& b_;
+  const std::unordered_set<const Node*> shared_sources_;
+  std::unordered_map<const Node*, size_t> shared_index_;  // into b_.shared
   std::map<Key, int> ids_;
   // Input values by the view they read.
   std::map<ViewKey, int> inputs_;
@@ -358,7 +392,7 @@ int fusable_product(const Batch& b) {
 
 Batch build_batch(const Node& root, const void* out) {
   Batch b;
-  Linearizer lin(&b);
+  Linearizer lin(&b, shared_sources(root));
   if (root.kind == NodeKind::Reduce || root.kind == NodeKind::Scan) {
     b.length = root.children[0]->length;
     lin.emit_fold(root.kind == NodeKind::Reduce ? Op::Reduce : Op::Scan, &root);

@@ -21,6 +21,7 @@
 #include "engine/blockability.hpp"
 #include "engine/graph.hpp"
 #include "engine/scratch_buffer.hpp"
+#include "engine/shared_views.hpp"
 
 namespace gufunc {
 namespace engine {
@@ -73,6 +74,16 @@ struct Batch {
   // A builtin double `*` whose products only a trailing sum or mean reads: the
   // reduction multiplies as it accumulates, in one pass (-1: none).
   int fused_product = -1;
+  // Sources computed once for the views that read them (shared_views.hpp): the
+  // staged value of each, and the input nodes of its views, owned here, whose data
+  // is set when the source's values are (resolve_shared).
+  struct SharedSource {
+    NodePtr source;
+    int staged = -1;
+    std::vector<std::shared_ptr<Node>> views;
+  };
+  std::vector<SharedSource> shared;
+  std::vector<std::shared_ptr<const SharedValues>> shared_values;  // read while the batch runs
 };
 
 // Linearizes `root`: a Map, Gufunc (or Input/Scalar) node whose values go to an output

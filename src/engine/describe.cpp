@@ -161,7 +161,13 @@ class Describer {
     if (seen != inputs_.end()) return seen->second;
     const int id = new_value(PlanValueKind::Input, n.dtype, n.length);
     plan_.graph.values[id].input = static_cast<int>(plan_.graph.inputs.size());
-    plan_.graph.inputs.push_back({v, input_text(v)});
+    PlanInput input{v, input_text(v)};
+    // A view of a shared source's values: its buffer is the source node.
+    const auto source = v.data == nullptr && v.buffer != nullptr
+                            ? produced_.find(static_cast<const Node*>(v.buffer))
+                            : produced_.end();
+    if (source != produced_.end()) input.source = source->second;
+    plan_.graph.inputs.push_back(input);
     plan_.inputs.push_back(plan_.graph.inputs.back().text);
     return inputs_[key] = id;
   }

@@ -13,6 +13,7 @@
 #include "engine/mapped_file.hpp"
 #include "engine/reduce_kernel.hpp"
 #include "engine/scan_kernel.hpp"
+#include "engine/shared_views.hpp"
 #include "kernels/r_summary.hpp"
 
 namespace gufunc {
@@ -62,7 +63,8 @@ void run_batch(const Batch& b, const Node& root, intptr_t begin, intptr_t end, c
   // Blocks are sized in elements; a block of a gufunc batch holds whole iterations.
   const size_t width = static_cast<size_t>(std::max<intptr_t>(b.max_width, 1));
   const size_t elements = block_elements(batch_streams(b), options.block_size);
-  const size_t block = block_iterations(b, root, elements);
+  const size_t column = column_block(b, root, begin, elements);
+  const size_t block = column > 0 ? column : block_iterations(b, root, elements);
   // Elements a block touches, for the first round's size: about `elements`, more
   // when one iteration alone is larger.
   const size_t touched = std::max(elements, block * width);
@@ -155,6 +157,13 @@ unsigned resolve_staged(Batch* b, intptr_t begin, intptr_t end, const EvalOption
   unsigned warnings = 0;
   b->staged_buffers.resize(b->staged.size());
   for (size_t k = 0; k < b->staged.size(); ++k) {
+    const auto source = std::find_if(b->shared.begin(), b->shared.end(),
+                                     [&](const auto& s) { return s.staged == b->staged[k]; });
+    if (source != b->shared.end()) {
+      warnings |=
+          resolve_shared(b, static_cast<size_t>(source - b->shared.begin()), begin, end, options);
+      continue;
+    }
     Value& v = b->values[b->staged[k]];
     const Node& node = *v.node;
     intptr_t from = 0, to = node.length;

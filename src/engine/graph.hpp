@@ -25,6 +25,7 @@ namespace engine {
 struct Node;
 using NodePtr = std::shared_ptr<const Node>;
 struct ScanCheckpoint;  // scan_ops.hpp
+struct ViewSource;      // shared_views.hpp
 
 enum class NodeKind { Input, Scalar, Map, Reduce, Gufunc, Assign, Scan };
 
@@ -80,12 +81,14 @@ struct View {
   intptr_t lowest_byte() const;
 };
 
-// What identifies the elements a view reads: equal keys, the same elements.
+// What identifies the elements a view reads: equal keys, the same elements. (The
+// buffer and offset tell apart the views of a source's values, shared_views.hpp,
+// whose data is not known until those are computed.)
 using ViewKey = std::tuple<const char*, gufunc_dtype, intptr_t, intptr_t, intptr_t, intptr_t,
-                           intptr_t, intptr_t, intptr_t>;
+                           intptr_t, intptr_t, intptr_t, const void*, intptr_t>;
 inline ViewKey view_key(const View& v) {
-  return ViewKey{v.data, v.dtype,        v.length,   v.rows,       v.column_step,
-                 v.each, v.row_stride,   v.row_roll, v.column_roll};
+  return ViewKey{v.data,       v.dtype,    v.length,      v.rows,   v.column_step, v.each,
+                 v.row_stride, v.row_roll, v.column_roll, v.buffer, v.offset};
 }
 
 // Where element i of `view` is.
@@ -158,6 +161,9 @@ struct Node {
   // message of a kernel failure, which happens later, in another call.
   std::string origin;
   std::vector<NodePtr> children;
+  // A view's root (lazy_view.cpp): the deferred expression it views and how, so a
+  // batch reading several views of it can compute it once (shared_views.hpp).
+  std::shared_ptr<const ViewSource> source;
 
   Node(NodeKind k, gufunc_dtype t, intptr_t n) : kind(k), dtype(t), length(n) {}
   // Whether the values are at hand (memory or a constant), not computed.

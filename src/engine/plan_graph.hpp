@@ -16,6 +16,9 @@ namespace engine {
 struct PlanInput {
   View view;
   std::string text;  // e.g. "double[1000] (view: 10 columns of 100)"
+  // A view of values computed first for several views (shared_views.hpp): their
+  // value's id, its elements from byte view.offset; else -1.
+  int source = -1;
 };
 
 enum class PlanValueKind { Input, Constant, Computed };

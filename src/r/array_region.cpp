@@ -1,11 +1,10 @@
-// What the subscripts of x[...] pick of an array, read from the calling S3 method's
-// `...` in C: `[.gufunc_lazy` makes a view of it and `[<-.gufunc_lazy` a deferred
-// write (R/lazy_methods.R, R/lazy_assign.R). Stencil loops subset and write small
-// pieces of large lazy arrays many times per step; working this out in R code
-// (substitute(), eval() of each subscript, the run arithmetic) cost 50-80 us a
-// call where base R's own subset of a matrix column takes 5.
+// Array subscripts read in C (array_region.hpp). Stencil loops subset and write
+// small pieces of large lazy arrays many times per step; working this out in R code
+// (substitute(), eval() of each subscript, the run arithmetic, the attributes) cost
+// 50-80 us a call where base R's own subset of a matrix column takes 5.
+#include "r/array_region.hpp"
+
 #include <cstring>
-#include <vector>
 
 #include "r/call_registry.hpp"
 #include "r/guard.hpp"
@@ -34,12 +33,6 @@ SEXP dots_value(SEXP cell, SEXP frame) {
   Forcing f{v, frame};
   return unwind_protect(force_value, &f);
 }
-
-// What one dimension's subscript picks: `n` indices, the first `first` (0-based),
-// `by` apart; rolled: all of them, shifted circularly by `roll`.
-struct Run {
-  double first = 0, n = 0, by = 1, roll = 0;
-};
 
 // c(first, rows, columns, step) in storage order of the runs of every dimension of
 // an array of dims `d`: full dimensions first, then the inner one (runs of
@@ -96,22 +89,16 @@ bool rolled_pick(const std::vector<double>& d, const std::vector<Run>& runs, dou
   return true;
 }
 
-struct Region {
-  std::vector<Run> runs;
-  int drop;
-  double pick[4];
-};
-
 SEXP doubles(const std::vector<Run>& runs, double Run::*field) {
   SEXP out = Rf_allocVector(REALSXP, static_cast<R_xlen_t>(runs.size()));
   for (size_t k = 0; k < runs.size(); ++k) REAL(out)[k] = runs[k].*field;
   return out;
 }
 
-// list(first, n, by, roll, drop, pick) of `data` (a Region), through
+// list(first, n, by, roll, drop, pick) of `data` (an ArrayRegion), through
 // unwind_protect(): R's allocations may jump.
 SEXP region_list(void* data) {
-  const Region* r = static_cast<const Region*>(data);
+  const ArrayRegion* r = static_cast<const ArrayRegion*>(data);
   const char* names[] = {"first", "n", "by", "roll", "drop", "pick", ""};
   SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
   SET_VECTOR_ELT(out, 0, doubles(r->runs, &Run::first));
@@ -126,69 +113,79 @@ SEXP region_list(void* data) {
   return out;
 }
 
-// .Call(C_array_region, x, frame): for the S3 method whose environment is `frame`
-// and whose `...` holds the subscripts of x[...] (and perhaps drop =), with x an
-// array: list(first, n, by, roll, drop, pick) when every subscript is missing or a
-// number vector without attributes picking one run of its dimension (as
-// C_subscript_pick reads them) and the picked elements are one block
-// (pick = c(first, rows, columns, step), first 0-based; a circular shift of the
-// first two dimensions gives the block it rolls); FALSE when the subscripts are
-// such numbers but pick anything else; NULL for other subscripts (other names,
-// another count, other types), which R's rules are to read. Subscripts are forced
-// in order, as R's `[` evaluates them.
+}  // namespace
+
+ArraySubscripts read_array_subscripts(SEXP x, SEXP frame, ArrayRegion* region) {
+  SEXP dim = Rf_getAttrib(x, R_DimSymbol);
+  if (TYPEOF(dim) != INTSXP || XLENGTH(dim) < 2) return ArraySubscripts::kOther;
+  std::vector<double> d(static_cast<size_t>(XLENGTH(dim)));
+  for (size_t k = 0; k < d.size(); ++k) d[k] = INTEGER(dim)[k];
+  SEXP dots = Rf_findVarInFrame3(frame, R_DotsSymbol, TRUE);
+  if (TYPEOF(dots) != DOTSXP) return ArraySubscripts::kOther;
+  bool drop_seen = false, numbers = true;
+  std::vector<Run>& runs = region->runs;
+  runs.clear();
+  region->drop = TRUE;
+  for (SEXP cell = dots; cell != R_NilValue; cell = CDR(cell)) {
+    const SEXP tag = TAG(cell);
+    if (tag != R_NilValue) {
+      if (drop_seen || strcmp(CHAR(PRINTNAME(tag)), "drop") != 0) return ArraySubscripts::kOther;
+      drop_seen = true;
+      const SEXP v = dots_value(cell, frame);
+      if (TYPEOF(v) != LGLSXP || XLENGTH(v) != 1 || LOGICAL(v)[0] == NA_LOGICAL) {
+        return ArraySubscripts::kOther;
+      }
+      region->drop = LOGICAL(v)[0];
+      continue;
+    }
+    if (runs.size() == d.size()) return ArraySubscripts::kOther;
+    Run run;
+    run.n = d[runs.size()];
+    const SEXP s = CAR(cell) == R_MissingArg ? R_MissingArg : dots_value(cell, frame);
+    if (s != R_MissingArg) {
+      if ((TYPEOF(s) != INTSXP && TYPEOF(s) != REALSXP) || ATTRIB(s) != R_NilValue) {
+        return ArraySubscripts::kOther;
+      }
+      Pick p;
+      if (!numbers || !pick_of(s, static_cast<R_xlen_t>(run.n), &p)) {
+        numbers = false;  // still read the rest: they must be numbers too
+      } else if (p.columns == 1) {
+        run.first = static_cast<double>(p.first), run.n = static_cast<double>(p.rows);
+        run.roll = static_cast<double>(p.row_roll);
+      } else if (p.rows == 1) {
+        run.first = static_cast<double>(p.first), run.n = static_cast<double>(p.columns);
+        run.by = static_cast<double>(p.step);
+      } else {
+        numbers = false;
+      }
+    }
+    runs.push_back(run);
+  }
+  if (runs.size() != d.size()) return ArraySubscripts::kOther;
+  bool rolled = false;
+  for (const Run& r : runs) rolled = rolled || r.roll != 0;
+  if (!numbers ||
+      !(rolled ? rolled_pick(d, runs, region->pick) : block_pick(d, runs, region->pick))) {
+    return ArraySubscripts::kIrregular;
+  }
+  return ArraySubscripts::kBlock;
+}
+
+namespace {
+
+// .Call(C_array_region, x, frame): what a subassignment x[...] <- value of array x
+// writes (read_array_subscripts()): list(first, n, by, roll, drop, pick) for one
+// block (first 0-based), FALSE for other numbers, NULL for other subscripts.
 SEXP array_region_entry(SEXP x, SEXP frame) {
   return guarded([&]() -> SEXP {
-    SEXP dim = Rf_getAttrib(x, R_DimSymbol);
-    if (TYPEOF(dim) != INTSXP || XLENGTH(dim) < 2) return R_NilValue;
-    std::vector<double> d(static_cast<size_t>(XLENGTH(dim)));
-    for (size_t k = 0; k < d.size(); ++k) d[k] = INTEGER(dim)[k];
-    SEXP dots = Rf_findVarInFrame3(frame, R_DotsSymbol, TRUE);
-    if (TYPEOF(dots) != DOTSXP) return R_NilValue;
-    int drop = TRUE;
-    bool drop_seen = false, numbers = true;
-    std::vector<Run> runs;
-    for (SEXP cell = dots; cell != R_NilValue; cell = CDR(cell)) {
-      const SEXP tag = TAG(cell);
-      if (tag != R_NilValue) {
-        if (drop_seen || strcmp(CHAR(PRINTNAME(tag)), "drop") != 0) return R_NilValue;
-        drop_seen = true;
-        const SEXP v = dots_value(cell, frame);
-        if (TYPEOF(v) != LGLSXP || XLENGTH(v) != 1 || LOGICAL(v)[0] == NA_LOGICAL) {
-          return R_NilValue;
-        }
-        drop = LOGICAL(v)[0];
-        continue;
-      }
-      if (runs.size() == d.size()) return R_NilValue;
-      Run run;
-      run.n = d[runs.size()];
-      const SEXP s = CAR(cell) == R_MissingArg ? R_MissingArg : dots_value(cell, frame);
-      if (s != R_MissingArg) {
-        if ((TYPEOF(s) != INTSXP && TYPEOF(s) != REALSXP) || ATTRIB(s) != R_NilValue) {
-          return R_NilValue;
-        }
-        Pick p;
-        if (!numbers || !pick_of(s, static_cast<R_xlen_t>(run.n), &p)) {
-          numbers = false;  // still read the rest: they must be numbers too
-        } else if (p.columns == 1) {
-          run.first = static_cast<double>(p.first), run.n = static_cast<double>(p.rows);
-          run.roll = static_cast<double>(p.row_roll);
-        } else if (p.rows == 1) {
-          run.first = static_cast<double>(p.first), run.n = static_cast<double>(p.columns);
-          run.by = static_cast<double>(p.step);
-        } else {
-          numbers = false;
-        }
-      }
-      runs.push_back(run);
-    }
-    if (runs.size() != d.size()) return R_NilValue;
-    Region region{runs, drop, {0, 0, 0, 0}};
-    bool rolled = false;
-    for (const Run& r : runs) rolled = rolled || r.roll != 0;
-    if (!numbers ||
-        !(rolled ? rolled_pick(d, runs, region.pick) : block_pick(d, runs, region.pick))) {
-      return Rf_ScalarLogical(FALSE);
+    ArrayRegion region;
+    switch (read_array_subscripts(x, frame, &region)) {
+      case ArraySubscripts::kOther:
+        return R_NilValue;
+      case ArraySubscripts::kIrregular:
+        return Rf_ScalarLogical(FALSE);
+      case ArraySubscripts::kBlock:
+        break;
     }
     return unwind_protect(region_list, &region);
   });

@@ -95,6 +95,32 @@ bool mappable_operand(SEXP x, bool* bare) {
   return true;
 }
 
+// The attributes of a result base R gives only a dim: every operand of the result's
+// `n` elements has no attribute but the class and the same dim (some may have none),
+// and the shorter ones none (m * 2, m[a, ] - m[b, ] with m a matrix). Then an operand
+// with the dim has the result's attributes (a class among them is ignored by
+// new_lazy_vector); otherwise R_NilValue, and the R code works them out.
+SEXP dim_only_attributes(SEXP args, R_xlen_t n) {
+  SEXP with_dim = R_NilValue, dim = R_NilValue;
+  for (R_xlen_t i = 0; i < XLENGTH(args); ++i) {
+    SEXP x = VECTOR_ELT(args, i);
+    for (SEXP a = ATTRIB(x); a != R_NilValue; a = CDR(a)) {
+      if (TAG(a) == R_ClassSymbol) continue;
+      if (TAG(a) != R_DimSymbol || XLENGTH(x) != n || TYPEOF(CAR(a)) != INTSXP) {
+        return R_NilValue;
+      }
+      if (dim == R_NilValue) {
+        dim = CAR(a);
+        with_dim = x;
+      } else if (XLENGTH(CAR(a)) != XLENGTH(dim) ||
+                 std::memcmp(INTEGER(CAR(a)), INTEGER(dim), XLENGTH(dim) * sizeof(int)) != 0) {
+        return R_NilValue;  // non-conformable: base R's error
+      }
+    }
+  }
+  return with_dim == R_NilValue ? R_NilValue : ATTRIB(with_dim);
+}
+
 // Below this many elements an operation is computed by base R at once (option
 // gufunc.lazy_min_length). The default is measured: see R/lazy_methods.R.
 const double kDefaultLazyMinLength = 65536;
@@ -117,7 +143,8 @@ double lazy_min_length() {
 // The fast path of the Ops and Math methods: the lazy map of builtin `name` over
 // `args` when every operand is mappable, R recycles the lengths evenly, the result
 // has at least lazy_min_length() elements and no operand has attributes besides
-// the class. Otherwise NULL (base R computes it), NA (mappable, but too short to
+// the class, or only a dim that base R gives the result (dim_only_attributes).
+// Otherwise NULL (base R computes it), NA (mappable, but too short to
 // defer: computed now, see small_result() in R) or FALSE (mappable, but base R's
 // attribute rules apply: the R code takes over).
 SEXP lazy_ops_entry(SEXP name, SEXP args) {
@@ -136,8 +163,10 @@ SEXP lazy_ops_entry(SEXP name, SEXP args) {
     Table* base = find_table("base");
     if (base == nullptr || base->find(fn) == nullptr) return R_NilValue;  // not a builtin
     if (static_cast<double>(n) < lazy_min_length()) return Rf_ScalarLogical(NA_LOGICAL);
-    if (!bare) return Rf_ScalarLogical(FALSE);
-    return build_map("base", fn, args, R_NilValue);
+    if (bare) return build_map("base", fn, args, R_NilValue);
+    SEXP attributes = dim_only_attributes(args, n);
+    if (attributes == R_NilValue) return Rf_ScalarLogical(FALSE);
+    return build_map("base", fn, args, attributes);
   });
 }
 

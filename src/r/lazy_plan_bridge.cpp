@@ -71,8 +71,9 @@ bool view_of(SEXP x, engine::View* view) {
 
 SEXP inputs_data(const std::vector<engine::PlanInput>& inputs) {
   std::vector<std::string> text, key, buffer;
-  std::vector<double> offset, length;
+  std::vector<double> offset, length, source;
   for (const engine::PlanInput& in : inputs) {
+    source.push_back(in.source >= 0 ? in.source + 1 : NA_REAL);
     text.push_back(in.text);
     key.push_back(view_key_text(in.view));
     buffer.push_back(pointer_text(in.view.buffer));
@@ -80,9 +81,9 @@ SEXP inputs_data(const std::vector<engine::PlanInput>& inputs) {
                      static_cast<double>(dtype_size(in.view.dtype)));
     length.push_back(static_cast<double>(in.view.length));
   }
-  return named_list(
-      {"text", "key", "buffer", "offset", "length"},
-      {strings(text), strings(key), strings(buffer), numbers(offset), numbers(length)});
+  return named_list({"text", "key", "buffer", "offset", "length", "source"},
+                    {strings(text), strings(key), strings(buffer), numbers(offset), numbers(length),
+                     numbers(source)});
 }
 
 SEXP values_data(const std::vector<engine::PlanValue>& values) {

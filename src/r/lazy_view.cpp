@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "dispatch/apply.hpp"
+#include "engine/shared_views.hpp"
 #include "r/call_registry.hpp"
 #include "r/guard.hpp"
 #include "r/lazy_altrep.hpp"
@@ -28,6 +29,14 @@ namespace gufunc {
 namespace r {
 
 namespace {
+
+// `view` moved on by `bytes`, in the buffer it views (offset: as blockability.hpp
+// counts) and in memory, unless it is a source's view (engine/shared_views.hpp),
+// whose memory is not known yet (null data).
+void advance(engine::View* view, intptr_t bytes) {
+  if (view->data != nullptr) view->data += bytes;
+  view->offset += bytes;
+}
 
 // `view` narrowed to what `pick` picks of it, or false when that is not a view:
 // of a block view (columns of R elements, S apart), each picked run must lie in one
@@ -57,9 +66,7 @@ bool narrowed(engine::View* view, const Pick& pick) {
     return true;
   }
   if (!view->is_block()) {
-    const intptr_t skipped = static_cast<intptr_t>(pick.first) * size;
-    view->data += skipped;
-    view->offset += skipped;  // bytes, as blockability.hpp counts them
+    advance(view, static_cast<intptr_t>(pick.first) * size);
     view->length = pick.length();
     if (pick.columns > 1) {
       view->rows = pick.rows;
@@ -85,8 +92,7 @@ bool narrowed(engine::View* view, const Pick& pick) {
   } else {
     return false;
   }
-  view->data += skipped;
-  view->offset += skipped;
+  advance(view, skipped);
   view->length = pick.length();
   return true;
 }
@@ -241,14 +247,41 @@ SEXP view_of(SEXP x, R_xlen_t length, bool compute, SEXP min_length, SEXP attrib
 
 namespace {
 
-// The view of lazy vector x that `pick` picks (view_of).
+// `viewed` (the graph `pick` makes of `node`'s) as the root of a view that knows
+// its source (engine/shared_views.hpp): the deferred element-wise expression it
+// views, so a batch reading several views of it computes it once. A view of such a
+// view has the same source (its view narrowed again), so sources do not chain.
+engine::NodePtr with_source(const engine::NodePtr& node, const Pick& pick,
+                            const engine::NodePtr& viewed) {
+  if (!viewed || viewed == node || viewed->kind != engine::NodeKind::Map ||
+      node->kind != engine::NodeKind::Map) {
+    return viewed;
+  }
+  engine::ViewSource source;
+  if (node->source) {
+    source = *node->source;
+  } else {
+    source.base = node;
+    source.view.dtype = node->dtype;
+    source.view.length = node->length;
+  }
+  if (!narrowed(&source.view, pick)) return viewed;
+  auto out = std::make_shared<engine::Node>(*viewed);
+  out->source = std::make_shared<const engine::ViewSource>(std::move(source));
+  return out;
+}
+
+}  // namespace
+
 SEXP picked_view(SEXP x, const Pick& pick, SEXP min_length, SEXP attributes, unsigned* warnings) {
   return view_of(x, pick.length(), false, min_length, attributes, warnings,
                  [&](const engine::NodePtr& node) {
                    NodeMemo done;
-                   return picked_graph(node, pick, &done, 0);
+                   return with_source(node, pick, picked_graph(node, pick, &done, 0));
                  });
 }
+
+namespace {
 
 // .Call(C_lazy_view, x, index, min_length, attributes): the elements of lazy
 // vector x that `index` picks (R's subscript rules on a vector, its attributes
@@ -258,29 +291,6 @@ SEXP lazy_view_entry(SEXP x, SEXP index, SEXP min_length, SEXP attributes) {
     if (!viewable(x)) return R_NilValue;
     Pick pick;
     if (!pick_of(index, state_of(x).length, &pick)) return R_NilValue;
-    return picked_view(x, pick, min_length, attributes, warnings);
-  });
-}
-
-// .Call(C_lazy_view_block, x, c(first, rows, columns, step, row_roll,
-// column_roll), min_length, attributes): the view of the elements of lazy array x
-// that R code worked out from its subscripts (R/lazy_array_views.R).
-SEXP lazy_view_block_entry(SEXP x, SEXP where, SEXP min_length, SEXP attributes) {
-  return with_warnings([&](unsigned* warnings) -> SEXP {
-    if (!viewable(x) || TYPEOF(where) != REALSXP || XLENGTH(where) != 6) return R_NilValue;
-    Pick pick;
-    pick.first = static_cast<R_xlen_t>(REAL(where)[0]);
-    pick.rows = static_cast<R_xlen_t>(REAL(where)[1]);
-    pick.columns = static_cast<R_xlen_t>(REAL(where)[2]);
-    pick.step = static_cast<R_xlen_t>(REAL(where)[3]);
-    pick.row_roll = static_cast<R_xlen_t>(REAL(where)[4]);
-    pick.column_roll = static_cast<R_xlen_t>(REAL(where)[5]);
-    const R_xlen_t last = pick.first + (pick.columns - 1) * pick.step + pick.rows;
-    if (pick.first < 0 || pick.rows < 1 || pick.columns < 1 || last > state_of(x).length ||
-        (pick.columns > 1 && pick.step < pick.rows) || pick.row_roll < 0 ||
-        pick.row_roll >= pick.rows || pick.column_roll < 0 || pick.column_roll >= pick.columns) {
-      throw Error("gufunc_internal_error", "a block view outside its array");
-    }
     return picked_view(x, pick, min_length, attributes, warnings);
   });
 }
@@ -318,5 +328,4 @@ SEXP lazy_rep_view_entry(SEXP values, SEXP times, SEXP each) {
 
 GUFUNC_CALL_ENTRY(lazy_view, gufunc::r::lazy_view_entry, 4);
 GUFUNC_CALL_ENTRY(lazy_viewable, gufunc::r::lazy_viewable_entry, 1);
-GUFUNC_CALL_ENTRY(lazy_view_block, gufunc::r::lazy_view_block_entry, 4);
 GUFUNC_CALL_ENTRY(lazy_rep_view, gufunc::r::lazy_rep_view_entry, 3);

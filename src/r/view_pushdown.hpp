@@ -9,6 +9,7 @@
 
 #include "engine/graph.hpp"
 #include "r/lazy_altrep.hpp"
+#include "r/subscript_pick.hpp"
 
 namespace gufunc {
 namespace r {
@@ -70,6 +71,10 @@ bool viewable(SEXP x);
 SEXP view_of(SEXP x, R_xlen_t length, bool compute, SEXP min_length, SEXP attributes,
              unsigned* warnings,
              const std::function<engine::NodePtr(const engine::NodePtr&)>& build);
+
+// The view of lazy vector x (viewable()) that `pick` picks, with `attributes`
+// (view_of).
+SEXP picked_view(SEXP x, const Pick& pick, SEXP min_length, SEXP attributes, unsigned* warnings);
 
 // Runs `make` (which builds a view; unsigned*: warnings) in guarded() and raises
 // the warnings of the evaluation it made, if any, after it.

@@ -123,3 +123,18 @@ test_that("long vectors give the same results and one warning per kind on 2 thre
     expect_identical(warnings, 1L)
   })
 })
+
+test_that("division by a power of two (a product by its reciprocal) is base R's, bit for bit", {
+  bits <- function(x) writeBin(x, raw())
+  x <- c(1, -3, 0, -0, Inf, -Inf, NA, NaN, 5e-324, 2.2250738585072014e-308, .Machine$double.xmax,
+         runif(2000, -1e300, 1e300), runif(2000), 2^-1070 * runif(200), -2^1020 * runif(200))
+  divisors <- c(2, 0.5, -2, 4, 1, -1, 1024, 2^-1022, 2^1022, 2^1023, 2^-1023, 2^-1074, 3, 0, -0,
+                Inf, NaN, NA)
+  for_threads({
+    for (d in divisors) {
+      expect_identical(bits(gufunc_call("/", x, d)), bits(x / d), label = format(d))
+      lazy_quotient <- with_options(list(gufunc.lazy_min_length = 0), materialize(lazy(x) / d))
+      expect_identical(bits(lazy_quotient), bits(x / d), label = format(d))
+    }
+  })
+})

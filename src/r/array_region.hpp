@@ -1,0 +1,44 @@
+// What the subscripts of x[...] pick of an array, read from the calling S3 method's
+// `...` in C (array_region.cpp): `[.gufunc_lazy` makes a view of it
+// (array_view.cpp) and `[<-.gufunc_lazy` a deferred write (R/lazy_assign.R).
+#pragma once
+
+#define R_NO_REMAP
+#include <R.h>
+#include <Rinternals.h>
+
+#include <vector>
+
+namespace gufunc {
+namespace r {
+
+// What one dimension's subscript picks: `n` indices, the first `first` (0-based),
+// `by` apart; rolled: all of them, shifted circularly by `roll`.
+struct Run {
+  double first = 0, n = 0, by = 1, roll = 0;
+};
+
+// The runs of every dimension, the drop argument, and the block of elements they
+// pick in storage order: pick = c(first, rows, columns, step), `columns` runs of
+// `rows` consecutive elements, `step` apart (a circular shift of the first two
+// dimensions: the block it rolls).
+struct ArrayRegion {
+  std::vector<Run> runs;
+  int drop = TRUE;
+  double pick[4] = {0, 0, 0, 0};
+};
+
+enum class ArraySubscripts {
+  kOther,      // other names, another count, other types: R's rules are to read them
+  kIrregular,  // numbers, but not one run per dimension forming one block
+  kBlock,      // *region filled in
+};
+
+// Reads the subscripts of x[...] (and perhaps drop =) from the `...` of the S3
+// method whose environment is `frame`, x an array: forced in order, as R's `[`
+// evaluates them. A subscript is a run when it is missing or a number vector
+// without attributes picking one run of its dimension (pick_of()).
+ArraySubscripts read_array_subscripts(SEXP x, SEXP frame, ArrayRegion* region);
+
+}  // namespace r
+}  // namespace gufunc
