@@ -91,10 +91,10 @@ inline ViewKey view_key(const View& v) {
                  v.row_stride, v.row_roll, v.column_roll, v.buffer, v.offset};
 }
 
-// Where element i of `view` is.
-inline const char* view_element(const View& view, intptr_t i, size_t size) {
+// Element i of `view`, in elements from view.data.
+inline intptr_t view_offset(const View& view, intptr_t i) {
   if (view.each > 1) i /= view.each;
-  if (!view.is_block()) return view.data + i * static_cast<intptr_t>(size);
+  if (!view.is_block()) return i;
   intptr_t row = i % view.rows, column = i / view.rows;
   if (view.is_rolled()) {
     row += view.row_roll;
@@ -102,8 +102,12 @@ inline const char* view_element(const View& view, intptr_t i, size_t size) {
     column += view.column_roll;
     if (column >= view.length / view.rows) column -= view.length / view.rows;
   }
-  return view.data + (row * view.row_stride + column * view.column_step) *
-                         static_cast<intptr_t>(size);
+  return row * view.row_stride + column * view.column_step;
+}
+
+// Where element i of `view` is.
+inline const char* view_element(const View& view, intptr_t i, size_t size) {
+  return view.data + view_offset(view, i) * static_cast<intptr_t>(size);
 }
 
 // Copies elements [begin, end) of `view` (a single element: repeated) to `out`.
@@ -147,13 +151,13 @@ struct Node {
   // Gufunc: the resolved call (types, core and loop dims, variant), made once at creation.
   std::shared_ptr<const ApplyPlan> apply;
   Reduction reduction = Reduction::Sum;
-  bool na_rm = false;  // Reduce
+  bool na_rm = false;            // Reduce
   ScanOp scan = ScanOp::Cumsum;  // Scan
   // Scan: where its last evaluation ended and the carry there, so evaluations in
   // consecutive pieces (a file written piece by piece, margin sums in chunks)
   // resume instead of starting over. A cache, set on the main thread only.
   mutable std::shared_ptr<ScanCheckpoint> checkpoint;
-  Region region;       // Assign: children[0] is the value before, children[1] the value written
+  Region region;  // Assign: children[0] is the value before, children[1] the value written
   // Gufunc nodes on the longest path down from this one: nested gufuncs are
   // evaluated recursively, one level each (execute.cpp).
   int gufunc_depth = 0;

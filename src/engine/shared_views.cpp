@@ -16,16 +16,7 @@ namespace {
 
 // Element k of a source's view, as an index into the source's elements.
 intptr_t source_index(const View& view, intptr_t k) {
-  const intptr_t first = view.offset / static_cast<intptr_t>(dtype_size(view.dtype));
-  if (!view.is_block()) return first + k;
-  intptr_t row = k % view.rows, column = k / view.rows;
-  if (view.is_rolled()) {
-    row += view.row_roll;
-    if (row >= view.rows) row -= view.rows;
-    column += view.column_roll;
-    if (column >= view.length / view.rows) column -= view.length / view.rows;
-  }
-  return first + row * view.row_stride + column * view.column_step;
+  return view.offset / static_cast<intptr_t>(dtype_size(view.dtype)) + view_offset(view, k);
 }
 
 // Whether `base` takes two or more element-wise operations: one (x[-1] - x[-n], read
