@@ -172,6 +172,9 @@ lazy <- function(x) {
 #' @export
 is_lazy <- function(x) inherits(x, "gufunc_lazy") && .Call(C_lazy_is_vector, x)
 
+# The values of `v` as a plain vector: a lazy value computed, anything else as it is.
+plain_values <- function(v) if (is_lazy(v)) materialize(v) else v
+
 #' @rdname lazy
 #' @export
 materialize <- function(x, file = NULL, dataset = NULL) {

@@ -81,9 +81,7 @@ assigned_region <- function(x, dots, frame) {
   }
   # Named subscripts (drop = among them) are base R's, which refuses them.
   if (!is.null(names(dots)) && any(names(dots)[-1L] != "")) return(NULL)
-  region <- .Call(C_array_region, x, frame)
-  if (!is.list(region) || any(region$roll != 0)) return(NULL)
-  region$pick
+  .Call(C_array_region, x, frame)
 }
 
 # Elements between consecutive indices of each dimension of an array of dims `d`.

@@ -19,6 +19,8 @@ scale.gufunc_lazy <- function(x, center = TRUE, scale = TRUE) {
   }
   if (is.logical(center)) {
     if (center) {
+      # Plain: it becomes an attribute (a wide matrix's column means can be a lazy
+      # value with its values at hand).
       center <- plain_values(colMeans(x, na.rm = TRUE))
       x <- sweep(x, 2L, center, check.margin = FALSE)
     }
@@ -39,11 +41,6 @@ scale.gufunc_lazy <- function(x, center = TRUE, scale = TRUE) {
   if (is.numeric(scale)) attr(x, "scaled:scale") <- scale
   x
 }
-
-# A short result (one value per column) as base R's plain vector: it becomes an
-# attribute, and a wide matrix's column means can be a lazy value (its values at
-# hand).
-plain_values <- function(v) if (is_lazy(v)) materialize(v) else v
 
 # TRUE or FALSE, or a plain number vector with one element per column (of `columns`
 # columns): what the lazy scale() takes; base R handles the rest.

@@ -5,7 +5,7 @@ dtype_rank <- c(logical = 0L, integer = 1L, double = 2L)
 
 apply_r_kernel <- function(spec, args, call) {
   # The slow path computes eagerly: deferred inputs are materialized first.
-  args <- lapply(args, function(x) if (is_lazy(x)) materialize(x) else x)
+  args <- lapply(args, plain_values)
   check_operands(args, call = call)
   names(args) <- NULL
   sig <- spec$sig

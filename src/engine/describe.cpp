@@ -236,7 +236,7 @@ class Describer {
         step.signature = ins.node->function->signature(ins.node->match.index).text;
     }
     if (ins.op == Op::Reduce || ins.op == Op::Scan) {
-      const intptr_t length = ins.op == Op::Scan                          ? ins.node->length
+      const intptr_t length = ins.op == Op::Scan                        ? ins.node->length
                               : ins.node->reduction == Reduction::Range ? 2
                                                                         : 1;
       step.out = new_value(PlanValueKind::Computed, ins.node->dtype, length);
@@ -322,6 +322,69 @@ Plan describe(const NodePtr& root, const EvalOptions& options) {
   if (plan.block_size == 0) plan.block_size = block_elements(2, options.block_size);
   plan.base_r_bytes = base_r_bytes(root);
   return plan;
+}
+
+// The instruction as plan text (batch.hpp).
+std::string describe_instruction(const Batch& b, const Instruction& ins) {
+  auto name = [&](int v) {
+    const Value& val = b.values[v];
+    switch (val.kind) {
+      case ValueKind::Constant:
+        return val.dtype == GUFUNC_DOUBLE ? std::to_string(val.c_double)
+                                          : std::to_string(val.c_int);
+      case ValueKind::Input:
+        return "x" + std::to_string(v);
+      case ValueKind::Reduced:
+        return std::string(reduction_name(val.node->reduction)) + "(...)";
+      case ValueKind::Staged:
+        return "s" + std::to_string(v);
+      default:
+        return (v == b.result ? std::string("out") : "t" + std::to_string(v));
+    }
+  };
+  std::string args;
+  for (size_t k = 0; k < ins.args.size(); ++k) args += (k ? ", " : "") + name(ins.args[k]);
+  switch (ins.op) {
+    case Op::Cast:
+      return name(ins.out) + " = as." + dtype_name(b.values[ins.out].dtype) + "(" + args + ")" +
+             (ins.width != 1 ? "  (" + std::to_string(ins.width) + " per loop iteration)" : "");
+    case Op::Reduce:
+      return std::string(reduction_name(ins.node->reduction)) + "(" + args +
+             (ins.node->na_rm ? ", na.rm = TRUE" : "") + ")";
+    case Op::Patch:
+      return name(ins.out) + " = " + name(ins.args[0]) + " with `[<-` of " +
+             region_text(ins.node->region) + ": " + name(ins.args[1]);
+    case Op::Scan:
+      return std::string("out = ") + scan_name(ins.node->scan) + "(" + args +
+             ")  (carried in index order, block after block)";
+    case Op::Gufunc:
+      return name(ins.out) + " = `" + ins.node->function->name() + "`(" + args + ")  [" +
+             ins.node->function->signature(ins.node->match.index).text + "]  " +
+             describe_gufunc(*ins.node);
+    default: {
+      const Function& f = *ins.node->function;
+      std::string text = name(ins.out) + " = `" + f.name() + "`(" + args + ")  [" +
+                         f.signature(ins.node->match.index).text + "]";
+      if (ins.width != 1) text += "  (" + std::to_string(ins.width) + " per loop iteration)";
+      return text;
+    }
+  }
+}
+
+std::string describe_gufunc(const Node& g) {
+  const ApplyPlan& plan = *g.apply;
+  const Signature& sig = plan.sig();
+  std::string core;
+  for (size_t d = 0; d < sig.dims.size(); ++d) {
+    if (plan.shape.dim_missing[d]) continue;
+    core += (core.empty() ? "" : ", ") + sig.dims[d].name + " = " +
+            std::to_string(plan.shape.dim_sizes[d]);
+  }
+  std::string loop;
+  for (intptr_t d : plan.shape.loop_shape) loop += (loop.empty() ? "" : " x ") + std::to_string(d);
+  return "gufunc: core " + (core.empty() ? std::string("none") : core) + "; " +
+         std::to_string(plan.loop_length) + " loop iterations" +
+         (plan.shape.loop_shape.size() > 1 ? " (" + loop + ")" : "");
 }
 
 }  // namespace engine

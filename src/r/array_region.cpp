@@ -89,30 +89,6 @@ bool rolled_pick(const std::vector<double>& d, const std::vector<Run>& runs, dou
   return true;
 }
 
-SEXP doubles(const std::vector<Run>& runs, double Run::*field) {
-  SEXP out = Rf_allocVector(REALSXP, static_cast<R_xlen_t>(runs.size()));
-  for (size_t k = 0; k < runs.size(); ++k) REAL(out)[k] = runs[k].*field;
-  return out;
-}
-
-// list(first, n, by, roll, drop, pick) of `data` (an ArrayRegion), through
-// unwind_protect(): R's allocations may jump.
-SEXP region_list(void* data) {
-  const ArrayRegion* r = static_cast<const ArrayRegion*>(data);
-  const char* names[] = {"first", "n", "by", "roll", "drop", "pick", ""};
-  SEXP out = PROTECT(Rf_mkNamed(VECSXP, names));
-  SET_VECTOR_ELT(out, 0, doubles(r->runs, &Run::first));
-  SET_VECTOR_ELT(out, 1, doubles(r->runs, &Run::n));
-  SET_VECTOR_ELT(out, 2, doubles(r->runs, &Run::by));
-  SET_VECTOR_ELT(out, 3, doubles(r->runs, &Run::roll));
-  SET_VECTOR_ELT(out, 4, Rf_ScalarLogical(r->drop));
-  SEXP where = Rf_allocVector(REALSXP, 4);
-  SET_VECTOR_ELT(out, 5, where);
-  for (int k = 0; k < 4; ++k) REAL(where)[k] = r->pick[k];
-  UNPROTECT(1);
-  return out;
-}
-
 }  // namespace
 
 ArraySubscripts read_array_subscripts(SEXP x, SEXP frame, ArrayRegion* region) {
@@ -174,20 +150,20 @@ ArraySubscripts read_array_subscripts(SEXP x, SEXP frame, ArrayRegion* region) {
 namespace {
 
 // .Call(C_array_region, x, frame): what a subassignment x[...] <- value of array x
-// writes (read_array_subscripts()): list(first, n, by, roll, drop, pick) for one
-// block (first 0-based), FALSE for other numbers, NULL for other subscripts.
+// writes (read_array_subscripts()): c(first, rows, columns, step) of one block
+// (first 0-based), or NULL for anything else (other subscripts, other numbers, a
+// circular shift, which writes its values in another order), which base R's
+// subassignment handles.
 SEXP array_region_entry(SEXP x, SEXP frame) {
   return guarded([&]() -> SEXP {
     ArrayRegion region;
-    switch (read_array_subscripts(x, frame, &region)) {
-      case ArraySubscripts::kOther:
-        return R_NilValue;
-      case ArraySubscripts::kIrregular:
-        return Rf_ScalarLogical(FALSE);
-      case ArraySubscripts::kBlock:
-        break;
+    if (read_array_subscripts(x, frame, &region) != ArraySubscripts::kBlock) return R_NilValue;
+    for (const Run& r : region.runs) {
+      if (r.roll != 0) return R_NilValue;
     }
-    return unwind_protect(region_list, &region);
+    SEXP where = alloc_vector(REALSXP, 4);
+    for (int k = 0; k < 4; ++k) REAL(where)[k] = region.pick[k];
+    return where;
   });
 }
 
