@@ -44,8 +44,8 @@ extreme_of_values <- function(name, args, na.rm, call) {
 #'
 #' `ifelse()`, `pmax()`, `pmin()`, `atan2()`, `choose()`, `lchoose()`, `beta()`,
 #' `lbeta()`, `besselI()`, `besselJ()`, `besselK()`, `besselY()`, `rowSums()`,
-#' `colSums()`, `rowMeans()`, `colMeans()`, `round()`, `signif()`, `%*%`, `crossprod()`
-#' and `tcrossprod()` are base R's functions,
+#' `colSums()`, `rowMeans()`, `colMeans()`, `round()`, `signif()`, `%*%`, `crossprod()`,
+#' `tcrossprod()`, `outer()` and `%o%` are base R's functions,
 #' with one difference: given a lazy value (see [lazy()]) they return base R's plain
 #' result. Base R's versions neither dispatch on the class of a lazy value nor drop
 #' it (`pmax()` and `pmin()` restore the attributes of their first argument, the

@@ -13,9 +13,10 @@ std::vector<R_CallMethodDef>& call_entries() {
   return entries;
 }
 
-void register_callables();                // r/callables.cpp
-void register_lazy_altrep(DllInfo* dll);  // r/lazy_altrep.cpp
+void register_callables();                  // r/callables.cpp
+void register_lazy_altrep(DllInfo* dll);    // r/lazy_altrep.cpp
 void register_rmath_kernels(Table& table);  // r/rmath_kernels.cpp
+void install_kept_memory();                 // r/output_alloc.cpp
 
 }  // namespace r
 }  // namespace gufunc
@@ -37,4 +38,5 @@ extern "C" void R_init_gufunc(DllInfo* dll) {
   if (failure[0] != '\0') Rf_error("gufunc could not register its builtin kernels: %s", failure);
   gufunc::r::register_callables();
   gufunc::r::register_lazy_altrep(dll);
+  gufunc::r::install_kept_memory();
 }

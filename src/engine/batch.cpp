@@ -33,6 +33,10 @@ class Linearizer {
       stack.pop_back();
       const Key key = key_of(n, width);
       if (ids_.count(key)) continue;
+      if (n->kept) {
+        ids_[key] = kept_input(*n);
+        continue;
+      }
       if (n->source && width == 1 && shared_sources_.count(n->source->base.get())) {
         ids_[key] = shared_view(*n->source);
         continue;
@@ -235,6 +239,20 @@ class Linearizer {
     const int id = add_value({ValueKind::Input, view.dtype, node.get()});
     b_.shared[found->second].views.push_back(std::move(node));
     return inputs_[key] = id;
+  }
+
+  // The values an earlier request kept for `n`: an input reading them.
+  int kept_input(const Node& n) {
+    View view;
+    view.data = n.kept->data;
+    view.dtype = n.dtype;
+    view.length = n.length;
+    view.buffer = view.data;
+    NodePtr input = make_input(view);
+    const int id = add_value({ValueKind::Input, n.dtype, input.get()});
+    b_.kept_inputs.push_back(std::move(input));
+    b_.kept_warnings |= n.kept->warnings;
+    return id;
   }
 
   // A write of one value (a constant) over a base of the same storage: each block

@@ -20,6 +20,7 @@
 
 #include "engine/blockability.hpp"
 #include "engine/graph.hpp"
+#include "engine/reused_values.hpp"
 #include "engine/scratch_buffer.hpp"
 #include "engine/shared_views.hpp"
 
@@ -84,6 +85,10 @@ struct Batch {
   };
   std::vector<SharedSource> shared;
   std::vector<std::shared_ptr<const SharedValues>> shared_values;  // read while the batch runs
+  // Nodes whose values an earlier request kept (reused_values.hpp), read as inputs
+  // (owned here), and the warning bits computing them raised.
+  std::vector<std::shared_ptr<const Node>> kept_inputs;
+  unsigned kept_warnings = 0;
 };
 
 // Linearizes `root`: a Map, Gufunc (or Input/Scalar) node whose values go to an output

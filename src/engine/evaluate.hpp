@@ -12,6 +12,7 @@
 #include "dispatch/rounds.hpp"
 #include "engine/graph.hpp"
 #include "engine/plan_graph.hpp"
+#include "engine/reused_values.hpp"
 
 namespace gufunc {
 namespace engine {
@@ -30,6 +31,11 @@ struct EvalOptions {
   // check (true to stop: evaluation then throws Interrupted, and the caller caches
   // nothing) and the progress report. Unset: neither.
   RoundHooks hooks;
+  // The R call this evaluation serves (one id per EvalOptions made; copies share
+  // it), and whether values a previous request computed are kept when read again
+  // (reused_values.hpp).
+  uint64_t request = new_request_id();
+  bool keep_reused = true;
 };
 
 // Thrown when EvalOptions::hooks.interrupted said stop.

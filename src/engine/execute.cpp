@@ -58,8 +58,7 @@ void in_rounds(size_t nblocks, size_t block_touched, int threads, const EvalOpti
 // in rounds, with an interrupt check between rounds. A trailing Reduce instruction
 // is folded into `fold` (twice for base R's mean), a trailing Scan into `scan`.
 void run_batch(const Batch& b, const Node& root, intptr_t begin, intptr_t end, char* out,
-               const EvalOptions& options, Fold* fold, ScanTarget* scan,
-               WorkerOutcome* outcome) {
+               const EvalOptions& options, Fold* fold, ScanTarget* scan, WorkerOutcome* outcome) {
   // Blocks are sized in elements; a block of a gufunc batch holds whole iterations.
   const size_t width = static_cast<size_t>(std::max<intptr_t>(b.max_width, 1));
   const size_t elements = block_elements(batch_streams(b), options.block_size);
@@ -117,9 +116,10 @@ void check(WorkerOutcome& outcome) {
   if (outcome.failed) throw Error("gufunc_kernel_error", outcome.message);
 }
 
-// Computes the nested reductions a batch reads, storing their values in it.
+// Computes the nested reductions a batch reads, storing their values in it; returns
+// their warning bits and those of the kept values it reads.
 unsigned resolve_reductions(Batch* b, const EvalOptions& options) {
-  unsigned warnings = 0;
+  unsigned warnings = b->kept_warnings;
   for (Value& v : b->values) {
     if (v.kind != ValueKind::Reduced) continue;
     NodePtr shared(std::shared_ptr<const Node>(), v.node);  // non-owning: the graph owns it
@@ -194,6 +194,7 @@ unsigned resolve_staged(Batch* b, intptr_t begin, intptr_t end, const EvalOption
 // iterations when `root` is a gufunc); returns the warning bits.
 unsigned run_root(const NodePtr& root, intptr_t from, intptr_t to, char* out,
                   const EvalOptions& options) {
+  keep_reused(*root, options);
   Batch b = build_batch(*root, out);
   unsigned warnings = resolve_reductions(&b, options);
   warnings |= resolve_staged(&b, from, to, options);
@@ -241,6 +242,7 @@ unsigned evaluate_scan(const NodePtr& root, intptr_t begin, intptr_t end, char* 
     target.state = saved->state;
     target.state.warnings = 0;  // raised by the evaluation that met them
   }
+  keep_reused(*root, options);
   Batch b = build_batch(*root, nullptr);
   unsigned warnings = resolve_reductions(&b, options);
   warnings |= resolve_staged(&b, from, end, options);
@@ -265,6 +267,11 @@ unsigned evaluate(const NodePtr& root, intptr_t begin, intptr_t end, char* out,
     throw Error("gufunc_internal_error", "evaluation range outside the value");
   }
   const size_t es = dtype_size(root->dtype);
+  if (root->kept) {
+    std::memcpy(out, root->kept->data + begin * static_cast<intptr_t>(es),
+                static_cast<size_t>(end - begin) * es);
+    return root->kept->warnings;
+  }
   if (root->kind == NodeKind::Input) {
     // From a file: in pieces, whose pages leave the process once copied.
     const intptr_t piece = any_mapped_file() ? kMappedPieceElements : end - begin;
@@ -294,9 +301,18 @@ unsigned evaluate_runs(const NodePtr& root, const std::vector<Run>& runs, char* 
       throw Error("gufunc_internal_error", "evaluation range outside the value");
     }
   }
-  if (root->kind == NodeKind::Assign) return evaluate_assign(root, runs, out, options);
   const size_t es = dtype_size(root->dtype);
+  if (root->kept) {
+    for (const Run& r : runs) {
+      std::memcpy(out, root->kept->data + r.begin * static_cast<intptr_t>(es),
+                  static_cast<size_t>(r.end - r.begin) * es);
+      out += static_cast<size_t>(r.end - r.begin) * es;
+    }
+    return root->kept->warnings;
+  }
+  if (root->kind == NodeKind::Assign) return evaluate_assign(root, runs, out, options);
   unsigned warnings = 0;
+  if (root->kind == NodeKind::Map) keep_reused(*root, options);
   // Staged values (nested gufuncs) are computed for one range: go run by run.
   Batch b;
   const bool one_batch =
@@ -321,6 +337,7 @@ ReduceResult reduce(const NodePtr& node, const EvalOptions& options) {
     throw Error("gufunc_internal_error", "reduce() of a node that is not a reduction");
   }
   const Node& child = *node->children[0];
+  keep_reused(*node, options);
   Batch b = build_batch(*node, nullptr);
   unsigned warnings = resolve_reductions(&b, options);
   if (child.kind != NodeKind::Scalar) warnings |= resolve_staged(&b, 0, child.length, options);

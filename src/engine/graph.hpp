@@ -26,6 +26,7 @@ struct Node;
 using NodePtr = std::shared_ptr<const Node>;
 struct ScanCheckpoint;  // scan_ops.hpp
 struct ViewSource;      // shared_views.hpp
+struct KeptValues;      // reused_values.hpp
 
 enum class NodeKind { Input, Scalar, Map, Reduce, Gufunc, Assign, Scan };
 
@@ -157,6 +158,10 @@ struct Node {
   // consecutive pieces (a file written piece by piece, margin sums in chunks)
   // resume instead of starting over. A cache, set on the main thread only.
   mutable std::shared_ptr<ScanCheckpoint> checkpoint;
+  // Map or patch: the last request that computed it and, once a later request read
+  // it again, its values computed whole (reused_values.hpp). Set on the main thread.
+  mutable uint64_t computed_in = 0;
+  mutable std::shared_ptr<const KeptValues> kept;
   Region region;  // Assign: children[0] is the value before, children[1] the value written
   // Gufunc nodes on the longest path down from this one: nested gufuncs are
   // evaluated recursively, one level each (execute.cpp).

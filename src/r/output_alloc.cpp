@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdlib>
 
+#include "engine/reused_values.hpp"
 #include "r/call_registry.hpp"
 #include "r/guard.hpp"
 #include "r/r_arrays.hpp"
@@ -105,6 +106,17 @@ SEXP result_pool_entry(SEXP release) {
 }
 
 }  // namespace
+
+void install_kept_memory() {
+  engine::set_kept_memory([](size_t bytes, char** data) {
+    const R_xlen_t n = static_cast<R_xlen_t>((bytes + sizeof(double) - 1) / sizeof(double));
+    SEXP values = PROTECT(alloc_output(REALSXP, n));
+    R_PreserveObject(values);
+    UNPROTECT(1);
+    *data = reinterpret_cast<char*>(REAL(values));
+    return std::shared_ptr<void>(values, [](void* v) { R_ReleaseObject(static_cast<SEXP>(v)); });
+  });
+}
 
 SEXP alloc_output(SEXPTYPE type, R_xlen_t n) {
   const size_t width = type == REALSXP ? sizeof(double) : sizeof(int);

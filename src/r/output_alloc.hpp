@@ -1,7 +1,5 @@
-// Allocation of large results. Fresh memory costs a page fault per 4 KiB page on
-// first touch, which for a 1e7-double result costs more than computing it; large
-// results are therefore placed on transparent huge pages where the OS offers them,
-// and their buffers are kept for reuse when R frees them (result_pool.hpp).
+// Allocation of large results: their buffers are kept for reuse when R frees them
+// (result_pool.hpp), so a loop's results do not pay fresh pages every step.
 #pragma once
 
 #define R_NO_REMAP
@@ -11,9 +9,12 @@ namespace gufunc {
 namespace r {
 
 // Like Rf_allocVector (an R error becomes a C++ exception); vectors of at least
-// 4 MiB get a kept buffer or memory advised for huge pages (Linux), others R's
-// own allocator.
+// 4 MiB get a pooled buffer, others R's own allocator.
 SEXP alloc_output(SEXPTYPE type, R_xlen_t n);
+
+// Makes the engine keep reused values (engine/reused_values.hpp) in R vectors,
+// whose size R's garbage collector counts. Called once at load.
+void install_kept_memory();
 
 }  // namespace r
 }  // namespace gufunc

@@ -44,3 +44,40 @@ test_that("outer() of lazy vectors fuses with what follows and gives base R's va
   expect_match(plan, "each element 300 times", fixed = TRUE)
   expect_match(plan, "1 kernel", fixed = TRUE)
 })
+
+test_that("outer() with FUN = \"*\" and %o% are deferred with base R's bits", {
+  g <- c(grid_double, grid_nan_bits)
+  cases <- list(
+    list(g, g), list(grid_integer, g), list(grid_logical, grid_integer),
+    list(matrix(g[1:12], 3, dimnames = list(letters[1:3], NULL)), c(u = -0, v = 2)),
+    list(array(grid_integer[1:8], c(2, 2, 2)), grid_logical)
+  )
+  for_engine_settings({
+    for (cs in cases) {
+      x <- cs[[1]]
+      y <- cs[[2]]
+      got <- outer(lazy(x), y)
+      expect_true(is_lazy(got))
+      expect_true(identical_bits(materialize(got), base::outer(x, y)))
+      expect_true(identical_bits(materialize(outer(x, lazy(y))), base::outer(x, y)))
+      expect_true(identical_bits(materialize(lazy(x) %o% lazy(y)), x %o% y))
+    }
+  })
+  x <- runif(300)
+  lx <- lazy(x)
+  plan <- paste(capture.output(print(lazy_plan(outer(lx, lx) / 2))), collapse = "\n")
+  expect_match(plan, "1 kernel", fixed = TRUE)
+  invisible(lazy_fallbacks(reset = TRUE))
+  invisible(materialize(outer(lx, lx) * 2))
+  expect_length(lazy_fallbacks(reset = TRUE), 0)
+  # Other cases are base R's outer() on the values, with its errors naming the call.
+  expect_error(outer(lx, lx, "*", 2), "using ... with FUN = \"*\" is an error", fixed = TRUE,
+               class = "simpleError")
+  err <- tryCatch(outer(lx, lx, "*", 2), error = identity)
+  expect_identical(deparse(conditionCall(err)), "outer(lx, lx, \"*\", 2)")
+  expect_identical(outer(lazy(1:3), 1:2 + 0i), outer(1:3, 1:2 + 0i))
+  with_options(list(matprod = "blas"), {
+    expect_identical(outer(lx, lx), base::outer(x, x))
+  })
+  expect_identical(outer(1:3, 1:4), base::outer(1:3, 1:4))
+})

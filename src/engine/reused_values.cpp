@@ -1,0 +1,118 @@
+// Keeping the values of deferred nodes that a later request reads again (see
+// reused_values.hpp).
+#include "engine/reused_values.hpp"
+
+#include <atomic>
+#include <cstdlib>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "engine/evaluate.hpp"
+
+namespace gufunc {
+namespace engine {
+
+namespace {
+
+// Smaller values cost little to compute again.
+const intptr_t kMinKeptElements = intptr_t(1) << 15;
+// Operations (in additions) per element a value must cost to be kept: storing it
+// and reading it back costs about as much as this many additions in block scratch.
+const int kCostToKeep = 8;
+
+KeptMemory& kept_memory() {
+  static KeptMemory memory;
+  return memory;
+}
+
+// Computed in the batch's element-wise code: a map, or a write of one constant
+// (diag(f) <- 0, a patch of its base).
+bool element_wise(const Node& n) {
+  return n.kind == NodeKind::Map ||
+         (n.kind == NodeKind::Assign && n.children[1]->kind == NodeKind::Scalar);
+}
+
+// What one element of `n` costs, in additions: comparisons, logic and the basic
+// arithmetic cost one, a division two, anything else (a math function, `^`, a
+// user's kernel) kCostToKeep.
+int operation_cost(const Node& n) {
+  if (n.kind != NodeKind::Map) return 1;
+  static const std::unordered_set<std::string> cheap = {
+      "+",          "-",          "*",     "!",      "!=",        "&",          "|",    "<",
+      "<=",         "==",         ">",     ">=",     "ifelse",    "pmax",       "pmin", "abs",
+      "pmax_na_rm", "pmin_na_rm", "is.na", "is.nan", "is.finite", "is.infinite"};
+  const std::string& name = n.function->name();
+  if (cheap.count(name)) return 1;
+  return name == "/" ? 2 : kCostToKeep;
+}
+
+// Whether computing `n` costs enough to keep its values, and it reads no file.
+bool worth_keeping(const Node& n) {
+  int cost = 0;
+  std::unordered_set<const Node*> seen;
+  std::vector<const Node*> stack = {&n};
+  while (!stack.empty()) {
+    const Node* m = stack.back();
+    stack.pop_back();
+    if (!seen.insert(m).second) continue;
+    if (m->kind == NodeKind::Input && m->view.file_fd >= 0) return false;
+    if (m->kept || !element_wise(*m)) continue;  // read as an input
+    cost += operation_cost(*m);
+    for (const NodePtr& c : m->children) stack.push_back(c.get());
+  }
+  return cost >= kCostToKeep;
+}
+
+void keep(const Node& n, const EvalOptions& options) {
+  const size_t bytes = static_cast<size_t>(n.length) * dtype_size(n.dtype);
+  auto kept = std::make_shared<KeptValues>();
+  char* data = nullptr;
+  if (kept_memory()) {
+    kept->memory = kept_memory()(bytes, &data);
+  } else {
+    data = static_cast<char*>(std::malloc(bytes));
+    if (data == nullptr) throw std::bad_alloc();
+    kept->memory = std::shared_ptr<void>(data, std::free);
+  }
+  EvalOptions whole = options;
+  whole.keep_reused = false;  // what it reads is computed in this one pass
+  const NodePtr handle(std::shared_ptr<const Node>(), &n);  // non-owning: the graph owns it
+  kept->warnings = evaluate(handle, 0, n.length, data, whole);
+  kept->data = data;
+  n.kept = std::move(kept);
+}
+
+}  // namespace
+
+void set_kept_memory(KeptMemory memory) { kept_memory() = std::move(memory); }
+
+uint64_t new_request_id() {
+  static std::atomic<uint64_t> last{0};
+  return ++last;
+}
+
+void keep_reused(const Node& root, const EvalOptions& options) {
+  if (!options.keep_reused) return;
+  std::unordered_set<const Node*> seen;
+  std::vector<const Node*> stack;
+  if (element_wise(root)) root.computed_in = options.request;
+  for (const NodePtr& c : root.children) stack.push_back(c.get());
+  while (!stack.empty()) {
+    const Node* n = stack.back();
+    stack.pop_back();
+    if (!seen.insert(n).second) continue;
+    // Views of a deferred expression share its values their own way (shared_views.hpp).
+    if (n->kept || n->source || !element_wise(*n)) continue;
+    if (n->computed_in != 0 && n->computed_in != options.request && n->length >= kMinKeptElements &&
+        worth_keeping(*n)) {
+      keep(*n, options);
+      continue;
+    }
+    n->computed_in = options.request;
+    for (const NodePtr& c : n->children) stack.push_back(c.get());
+  }
+}
+
+}  // namespace engine
+}  // namespace gufunc

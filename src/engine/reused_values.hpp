@@ -1,0 +1,53 @@
+// Deferred values read again by a later evaluation. A lazy value that a program
+// keeps in a variable and reads in several evaluations (f in rowSums(f * dx),
+// rowSums(f * dy), rowSums(f * dz)) would be computed again by each of them, where
+// base R computes it once. So a costly element-wise node that an earlier request
+// (an R call that evaluates) computed is computed whole at its second request and
+// its values are kept on the node, in memory R's garbage collector counts; that
+// evaluation and every later one read them as an input. A value read by one
+// evaluation only is never stored, and fusion is unchanged: the first request
+// computes it in blocks as before. Cheap expressions (a few additions) are computed
+// again instead: reading stored values costs about as much. Values that read a
+// file are never kept (memory stays bounded by blocks, not by the file).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+#include "engine/graph.hpp"
+
+namespace gufunc {
+namespace engine {
+
+struct EvalOptions;  // evaluate.hpp
+
+// The values of a node, computed whole, and the warning bits their computation
+// raised (given again to every evaluation that reads them, as the computations
+// they replace would have).
+struct KeptValues {
+  const char* data = nullptr;
+  unsigned warnings = 0;
+  std::shared_ptr<void> memory;  // owns data
+};
+
+// Where kept values live: `bytes` of memory at *data, owned by the handle returned
+// (released on the main thread). The R bridge gives R vectors, so that R's garbage
+// collector, which frees the lazy values holding kept values, counts their size;
+// unset, malloc.
+using KeptMemory = std::function<std::shared_ptr<void>(size_t bytes, char** data)>;
+void set_kept_memory(KeptMemory memory);
+
+// Before `root`'s batch is built for request options.request: marks the nodes its
+// element-wise code computes as computed by this request, and computes whole (and
+// keeps) those an earlier request computed already. Does nothing when
+// options.keep_reused is false (the computation of a kept value itself).
+void keep_reused(const Node& root, const EvalOptions& options);
+
+// A new request id: every EvalOptions made is one request (an R call that
+// evaluates), however many evaluations it runs.
+uint64_t new_request_id();
+
+}  // namespace engine
+}  // namespace gufunc
