@@ -110,7 +110,10 @@ SEXP result_pool_entry(SEXP release) {
 void install_kept_memory() {
   engine::set_kept_memory([](size_t bytes, char** data) {
     const R_xlen_t n = static_cast<R_xlen_t>((bytes + sizeof(double) - 1) / sizeof(double));
-    SEXP values = PROTECT(alloc_output(REALSXP, n));
+    // R's own allocator, not the pool's (alloc_output): R counts these vectors
+    // towards the heap size that triggers its collector, which frees the lazy
+    // values holding kept values (vectors of a custom allocator it does not count).
+    SEXP values = PROTECT(alloc_vector(REALSXP, n));
     R_PreserveObject(values);
     UNPROTECT(1);
     *data = reinterpret_cast<char*>(REAL(values));
