@@ -52,3 +52,25 @@ interrupt_each_case <- function(dir, n) {
 child_saves_out <- function(result) {
   sprintf('saveRDS(out, "%s.part"); file.rename("%s.part", "%s")', result, result, result)
 }
+
+# Runs `lines` as a script in a new Rscript with this session's libraries (a heap
+# of its own: how often R collects depends on how large its heap has grown) and
+# returns the words of the last line it printed.
+child_last_line <- function(lines) {
+  script <- tempfile(fileext = ".R")
+  on.exit(unlink(script))
+  writeLines(lines, script)
+  old <- Sys.getenv(c("R_LIBS", "R_TESTS"), unset = NA)
+  on.exit(for (v in names(old)) {
+    if (is.na(old[[v]])) Sys.unsetenv(v) else do.call(Sys.setenv, as.list(old[v]))
+  }, add = TRUE)
+  Sys.setenv(R_LIBS = session_libs(), R_TESTS = "")
+  out <- system2(rscript(), c("--vanilla", script), stdout = TRUE)
+  strsplit(trimws(out[length(out)]), " ")[[1]]
+}
+
+# Lines of a child script: rss_mb(), the process's resident memory in MB.
+rss_lines <- c(
+  "rss_mb <- function() as.numeric(gsub('[^0-9]', '',",
+  "  grep('^VmRSS', readLines('/proc/self/status'), value = TRUE))) / 1024"
+)

@@ -84,13 +84,9 @@ test_that("values read from a file are never kept", {
 
 test_that("a loop that reads each step's value twice keeps memory bounded", {
   skip_if_not(file.exists("/proc/self/status"), "reads VmRSS from /proc/self/status")
-  # In a new process: how often R collects depends on how large its heap has grown.
-  script <- tempfile(fileext = ".R")
-  on.exit(unlink(script))
-  writeLines(c(
+  got <- child_last_line(c(
     "suppressMessages(library(gufunc))",
-    "rss_mb <- function() as.numeric(gsub('[^0-9]', '',",
-    "  grep('^VmRSS', readLines('/proc/self/status'), value = TRUE))) / 1024",
+    rss_lines,
     "options(gufunc.lazy_min_length = 0)",
     "x <- lazy(runif(6e5))",
     "invisible(gc(full = TRUE))",
@@ -99,14 +95,7 @@ test_that("a loop that reads each step's value twice keeps memory bounded", {
     # 480 MB if R's collector did not count them and free them with y.
     "for (i in 1:100) { y <- sqrt(x + i) / 3; a <- sum(y); b <- sum(y * 2) }",
     "cat(rss_mb() - before, identical(b, sum((sqrt(materialize(x) + 100) / 3) * 2)), '\\n')"
-  ), script)
-  old <- Sys.getenv(c("R_LIBS", "R_TESTS"), unset = NA)
-  on.exit(for (v in names(old)) {
-    if (is.na(old[[v]])) Sys.unsetenv(v) else do.call(Sys.setenv, as.list(old[v]))
-  }, add = TRUE)
-  Sys.setenv(R_LIBS = session_libs(), R_TESTS = "")
-  out <- system2(rscript(), c("--vanilla", script), stdout = TRUE)
-  got <- strsplit(trimws(out[length(out)]), " ")[[1]]
+  ))
   expect_lt(as.numeric(got[1]), 150)
   expect_identical(got[2], "TRUE")
 })
