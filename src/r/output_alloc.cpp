@@ -6,7 +6,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
-#include <vector>
 
 #include "engine/reused_values.hpp"
 #include "r/call_registry.hpp"
@@ -68,43 +67,14 @@ void* large_alloc(R_allocator_t*, size_t size) {
   return static_cast<char*>(block) + kHeader;
 }
 
-// R does not count vectors of a custom allocator towards the heap size that
-// drives its collector (memory.c: `if (!allocator) R_LargeVallocSize += size`).
-// With every large result gufunc's, R would hardly ever collect: 60 steps of
-// `y <- materialize(x + i)` on 1e7 doubles kept 4.6 GB, and heat_equation every
-// grid (237 MB against base R's 163). So each large result has a BALLAST, a raw
-// vector of its size that R counts, kept (in a precious set) while the result
-// lives. It is never written, so it costs address space, not memory. A vector's
-// copy of the allocator names its ballast; when the collector frees the vector,
-// the ballast is queued and let go at the next large allocation (no R API during
-// a collection; R's weak references cannot be keyed by a vector).
-SEXP ballast_set() {
-  static SEXP set = nullptr;
-  if (set == nullptr) {
-    set = R_NewPreciousMSet(64);
-    R_PreserveObject(set);
-  }
-  return set;
-}
-
-std::vector<SEXP>& ballast_to_release() {
-  static auto* list = new std::vector<SEXP>;
-  return *list;
-}
-
-void release_freed_ballast() {
-  std::vector<SEXP>& list = ballast_to_release();
-  for (SEXP b : list) R_ReleaseFromMSet(b, ballast_set());
-  list.clear();
-}
-
-// Called by R's garbage collector (main thread): no R API here.
-void large_free(R_allocator_t* allocator, void* p) {
-  if (allocator->data != nullptr)
-    ballast_to_release().push_back(static_cast<SEXP>(allocator->data));
+// Called by R's garbage collector (main thread).
+void large_free(R_allocator_t*, void* p) {
   char* block = static_cast<char*>(p) - kHeader;
   result_pool().give(block, *reinterpret_cast<size_t*>(block));
 }
+
+// R keeps a copy of the allocator in every vector made with it.
+R_allocator_t large_result_allocator = {large_alloc, large_free, nullptr, nullptr};
 
 // Option gufunc.buffer_pool: megabytes of freed large results kept for reuse.
 size_t pool_limit_setting() {
@@ -155,19 +125,19 @@ SEXP alloc_output(SEXPTYPE type, R_xlen_t n) {
   const size_t width = type == REALSXP ? sizeof(double) : sizeof(int);
   if (static_cast<size_t>(n) * width < kLargeResult) return alloc_vector(type, n, nullptr);
   result_pool().set_limit(pool_limit_setting());
-  release_freed_ballast();
-  SEXP ballast =
-      PROTECT(alloc_vector(RAWSXP, static_cast<R_xlen_t>(static_cast<size_t>(n) * width)));
-  R_PreserveInMSet(ballast, ballast_set());
-  UNPROTECT(1);
-  // R keeps a copy of the allocator in the vector: it names the ballast.
-  R_allocator_t allocator = {large_alloc, large_free, nullptr, ballast};
-  try {
-    return alloc_vector(type, n, &allocator);
-  } catch (...) {
-    R_ReleaseFromMSet(ballast, ballast_set());
-    throw;
-  }
+  // R does not count vectors of a custom allocator towards the heap size that
+  // drives its collector (memory.c: `if (!allocator) R_LargeVallocSize += size`):
+  // with every large result gufunc's, R hardly ever collected, and 60 steps of
+  // `y <- materialize(x + i)` on 1e7 doubles kept 4.6 GB (heat_equation every
+  // grid: 237 MB against base R's 163). A raw vector of the result's size, dropped
+  // at once, is counted until the next collection, as base R's result would be:
+  // the collector runs as often as for base R's results. It is never written, so it
+  // costs no memory. (Counting each result for as long as it lives, with such a
+  // vector kept beside it, made R's minor collections look futile to it, so it
+  // escalated to full ones: 40 ms each here, heat_equation 2.2x base R instead of
+  // 4.5x.)
+  alloc_vector(RAWSXP, static_cast<R_xlen_t>(static_cast<size_t>(n) * width), nullptr);
+  return alloc_vector(type, n, &large_result_allocator);
 }
 
 }  // namespace r
