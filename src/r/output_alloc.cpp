@@ -76,6 +76,28 @@ void large_free(R_allocator_t*, void* p) {
 // R keeps a copy of the allocator in every vector made with it.
 R_allocator_t large_result_allocator = {large_alloc, large_free, nullptr, nullptr};
 
+// R does not count vectors of a custom allocator towards the heap size that
+// drives its collector (memory.c: `if (!allocator) R_LargeVallocSize += size`):
+// with every large result gufunc's, R hardly ever collected, and 60 steps of
+// `y <- materialize(x + i)` on 1e7 doubles kept 4.6 GB (heat_equation every grid:
+// 237 MB against base R's 163). A raw vector of the result's size, dropped at once,
+// is counted until the next collection, as base R's result would be: the collector
+// runs as often as for base R's results. It is never written, so it costs no
+// memory, only address space: where there is none left it is skipped (after the
+// pool's buffers are given back). Counting each result for as long as it lives,
+// with such a vector kept beside it, made R's minor collections look futile to it,
+// so it escalated to full ones: 40 ms each here, heat_equation 2.2x base R instead
+// of 4.5x.
+void count_for_collector(size_t bytes) {
+  auto allocate = [](void* n) -> SEXP {
+    return Rf_allocVector(RAWSXP, static_cast<R_xlen_t>(*static_cast<size_t*>(n)));
+  };
+  auto failed = [](SEXP, void*) -> SEXP { return R_NilValue; };
+  if (R_tryCatchError(allocate, &bytes, failed, nullptr) != R_NilValue) return;
+  result_pool().release();
+  R_tryCatchError(allocate, &bytes, failed, nullptr);
+}
+
 // Option gufunc.buffer_pool: megabytes of freed large results kept for reuse.
 size_t pool_limit_setting() {
   SEXP opt = Rf_GetOption1(Rf_install("gufunc.buffer_pool"));
@@ -125,19 +147,10 @@ SEXP alloc_output(SEXPTYPE type, R_xlen_t n) {
   const size_t width = type == REALSXP ? sizeof(double) : sizeof(int);
   if (static_cast<size_t>(n) * width < kLargeResult) return alloc_vector(type, n, nullptr);
   result_pool().set_limit(pool_limit_setting());
-  // R does not count vectors of a custom allocator towards the heap size that
-  // drives its collector (memory.c: `if (!allocator) R_LargeVallocSize += size`):
-  // with every large result gufunc's, R hardly ever collected, and 60 steps of
-  // `y <- materialize(x + i)` on 1e7 doubles kept 4.6 GB (heat_equation every
-  // grid: 237 MB against base R's 163). A raw vector of the result's size, dropped
-  // at once, is counted until the next collection, as base R's result would be:
-  // the collector runs as often as for base R's results. It is never written, so it
-  // costs no memory. (Counting each result for as long as it lives, with such a
-  // vector kept beside it, made R's minor collections look futile to it, so it
-  // escalated to full ones: 40 ms each here, heat_equation 2.2x base R instead of
-  // 4.5x.)
-  alloc_vector(RAWSXP, static_cast<R_xlen_t>(static_cast<size_t>(n) * width), nullptr);
-  return alloc_vector(type, n, &large_result_allocator);
+  SEXP out = PROTECT(alloc_vector(type, n, &large_result_allocator));
+  count_for_collector(static_cast<size_t>(n) * width);
+  UNPROTECT(1);
+  return out;
 }
 
 }  // namespace r
