@@ -94,9 +94,14 @@ uint64_t new_request_id() {
 
 void keep_reused(const Node& root, const EvalOptions& options) {
   if (!options.keep_reused) return;
+  // Walked already by this request (an earlier chunk of a margin sum, a run of a
+  // subset, or a node of an earlier walk): its subtree is marked and kept as needed.
+  if (element_wise(root)) {
+    if (root.computed_in == options.request) return;
+    root.computed_in = options.request;
+  }
   std::unordered_set<const Node*> seen;
   std::vector<const Node*> stack;
-  if (element_wise(root)) root.computed_in = options.request;
   for (const NodePtr& c : root.children) stack.push_back(c.get());
   while (!stack.empty()) {
     const Node* n = stack.back();

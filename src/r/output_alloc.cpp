@@ -133,8 +133,8 @@ void install_kept_memory() {
   engine::set_kept_memory([](size_t bytes, char** data) {
     const R_xlen_t n = static_cast<R_xlen_t>((bytes + sizeof(double) - 1) / sizeof(double));
     // R's own allocator, not the pool's (alloc_output): R counts these vectors
-    // towards the heap size that triggers its collector, which frees the lazy
-    // values holding kept values (vectors of a custom allocator it does not count).
+    // towards the heap size that triggers its collector for as long as they live
+    // (the pool's, only until its next collection: count_for_collector()).
     SEXP values = PROTECT(alloc_vector(REALSXP, n));
     R_PreserveObject(values);
     UNPROTECT(1);

@@ -69,6 +69,14 @@ child_last_line <- function(lines) {
   strsplit(trimws(out[length(out)]), " ")[[1]]
 }
 
+# Skips a test that reads a child's resident memory where it cannot be read or
+# means nothing: without /proc, or under AddressSanitizer (tools/sanitize.sh), whose
+# quarantine keeps freed memory.
+skip_without_rss <- function() {
+  skip_if_not(file.exists("/proc/self/status"), "reads VmRSS from /proc/self/status")
+  skip_if(grepl("libasan", Sys.getenv("LD_PRELOAD")), "under AddressSanitizer")
+}
+
 # Lines of a child script: rss_mb(), the process's resident memory in MB.
 rss_lines <- c(
   "rss_mb <- function() as.numeric(gsub('[^0-9]', '',",

@@ -148,9 +148,7 @@ test_that("kept buffers are freed when a fresh allocation would fail without the
 })
 
 test_that("R's collector counts large results, so a loop frees old ones by itself", {
-  skip_if_not(file.exists("/proc/self/status"), "reads VmRSS from /proc/self/status")
-  # ASan keeps freed memory in quarantine (tools/sanitize.sh).
-  skip_if(grepl("libasan", Sys.getenv("LD_PRELOAD")), "under AddressSanitizer")
+  skip_without_rss()
   got <- child_last_line(c(
     "suppressMessages(library(gufunc))",
     rss_lines,

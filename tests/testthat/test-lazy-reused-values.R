@@ -83,9 +83,7 @@ test_that("values read from a file are never kept", {
 })
 
 test_that("a loop that reads each step's value twice keeps memory bounded", {
-  skip_if_not(file.exists("/proc/self/status"), "reads VmRSS from /proc/self/status")
-  # ASan keeps freed memory in quarantine (tools/sanitize.sh).
-  skip_if(grepl("libasan", Sys.getenv("LD_PRELOAD")), "under AddressSanitizer")
+  skip_without_rss()
   got <- child_last_line(c(
     "suppressMessages(library(gufunc))",
     rss_lines,
