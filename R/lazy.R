@@ -1,7 +1,9 @@
 #' Lazy arrays: deferred element-wise expressions
 #'
 #' `lazy(x)` brings a double, integer or logical vector, matrix or array into
-#' gufunc's engine without copying it. Arithmetic, comparison and logic operators
+#' gufunc's engine without copying it (R's compact sequences such as `1:n` and
+#' `seq_len(n)` stay compact: the engine generates their values block by block as
+#' it reads them). Arithmetic, comparison and logic operators
 #' and the builtin math functions on lazy values then record a graph instead of
 #' computing: `sqrt(a * a + b * b) + c` returns at once, whatever the length. The
 #' result is a lazy value whose `typeof()`, `length()`, `dim()`, `dimnames()` and

@@ -117,11 +117,12 @@ class Linearizer {
       if (c->kind == NodeKind::Scalar) {
         args.push_back(constant(c, want));
       } else if (c->kind == NodeKind::Input &&
-                 (c->view.is_block() || c->view.each > 1 || c->view.bytes)) {
-        args.push_back(
-            stage(c, want, 0,
-                  operand + " is a block, a repetition or a file of bytes, copied whole first: "
-                            "a gufunc reads its operands in place"));
+                 (c->view.is_block() || c->view.each > 1 || c->view.copied_only())) {
+        args.push_back(stage(
+            c, want, 0,
+            operand +
+                " is a block, a repetition, a sequence or a file of bytes, copied whole first: "
+                "a gufunc reads its operands in place"));
       } else if (c->kind == NodeKind::Input && same_storage(c->dtype, want)) {
         args.push_back(value_of(c, w));
       } else if (c->kind == NodeKind::Gufunc) {

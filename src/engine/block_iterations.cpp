@@ -28,7 +28,7 @@ size_t column_block(const Batch& b, const Node& root, intptr_t begin, size_t blo
     // copies are short, and n-body's blocks of them measured no faster.)
     const bool plain_block = view.is_block() && view.column_step != 0 && view.each == 1 &&
                              !view.is_rolled() && !view.is_strided() && view.file_fd < 0 &&
-                             !view.bytes;
+                             !view.copied_only();
     if (!plain_block) continue;  // read in place anyway, or copied whatever the blocks
     if (rows != 0 && view.rows != rows) return 0;
     rows = view.rows;

@@ -30,9 +30,11 @@ BlockRunner::BlockRunner(const Batch& b, intptr_t begin, char* out,
   gather_slot_.assign(b.values.size(), -1);
   for (size_t v = 0; v < b.values.size(); ++v) {
     const Value& val = b.values[v];
+    const View* view = val.kind == ValueKind::Input ? &val.node->view : nullptr;
     const bool gathered =
-        val.kind == ValueKind::Input && val.node->length > 1 &&
-        (val.node->view.is_block() || val.node->view.each > 1 || reads_file(val.node->view));
+        view != nullptr &&
+        (view->copied_only() ||
+         (val.node->length > 1 && (view->is_block() || view->each > 1 || reads_file(*view))));
     if (gathered) {
       gather_slot_[v] = first_free + static_cast<int>(gathered_++);
     }
@@ -96,7 +98,7 @@ char* BlockRunner::pointer(int v, intptr_t pos, intptr_t count, char* scratch, i
                                    : reinterpret_cast<const char*>(&val.c_int));
     case ValueKind::Input: {
       const View& view = val.node->view;
-      if (view.length == 1 && !view.bytes) {
+      if (view.length == 1 && !view.copied_only()) {
         *step = 0;
         return const_cast<char*>(view.data);
       }

@@ -39,6 +39,7 @@ std::string input_text(const View& view) {
     text += " from file '" + (file ? file->path() : std::string("?")) + "'";
     if (view.bytes) text += " (one byte per value)";
   }
+  if (view.generated) text += " from a compact sequence, generated as it is read";
   if (view.each > 1) {
     text += " (view: each element " + std::to_string(view.each) + " times)";
   } else if (view.is_block() && view.column_step == 0) {
@@ -163,7 +164,7 @@ class Describer {
     plan_.graph.values[id].input = static_cast<int>(plan_.graph.inputs.size());
     PlanInput input{v, input_text(v)};
     // A view of a shared source's values: its buffer is the source node.
-    const auto source = v.data == nullptr && v.buffer != nullptr
+    const auto source = v.data == nullptr && v.buffer != nullptr && !v.generated
                             ? produced_.find(static_cast<const Node*>(v.buffer))
                             : produced_.end();
     if (source != produced_.end()) input.source = source->second;

@@ -63,7 +63,7 @@ Node::~Node() {
 
 bool View::in_place(intptr_t pos, intptr_t count, bool* repeated) const {
   *repeated = false;
-  if (bytes) return false;
+  if (copied_only()) return false;
   if (each > 1) {
     *repeated = pos / each == (pos + count - 1) / each;
     return *repeated;
@@ -119,6 +119,21 @@ void read_strided_typed(const View& view, intptr_t begin, intptr_t end, T* out) 
   }
 }
 
+// Elements [begin, end) of a generated sequence's view. (Its values lie between its
+// first and last, which are ints: no overflow.)
+void generate(const View& view, intptr_t begin, intptr_t end, int* out) {
+  const int64_t first = view.generated_first, step = view.generated_step;
+  const intptr_t origin = view.offset / static_cast<intptr_t>(sizeof(int));
+  if (!view.is_block() && view.each == 1) {
+    int64_t value = first + step * (origin + begin);
+    for (intptr_t i = begin; i < end; ++i, value += step) *out++ = static_cast<int>(value);
+    return;
+  }
+  for (intptr_t i = begin; i < end; ++i) {
+    *out++ = static_cast<int>(first + step * (origin + view_offset(view, i)));
+  }
+}
+
 void read_strided(const View& view, intptr_t begin, intptr_t end, char* out) {
   if (dtype_size(view.dtype) == sizeof(double)) {
     read_strided_typed(view, begin, end, reinterpret_cast<double*>(out));
@@ -131,6 +146,10 @@ void read_strided(const View& view, intptr_t begin, intptr_t end, char* out) {
 void read_view(const View& view, intptr_t begin, intptr_t end, char* out) {
   const size_t size = dtype_size(view.dtype);
   if (end <= begin) return;  // an empty input may have no data pointer at all
+  if (view.generated) {
+    generate(view, begin, end, reinterpret_cast<int*>(out));
+    return;
+  }
   if (view.length == 1 && !view.bytes) {
     for (intptr_t i = begin; i < end; ++i) std::memcpy(out + (i - begin) * size, view.data, size);
     return;

@@ -69,8 +69,15 @@ struct View {
   // Logical values stored one byte each (NumPy's bool and uint8, of a file): read
   // as 0 / 1 through read_view() only, never in place.
   bool bytes = false;
+  // An arithmetic sequence of integers (R's compact 1:n), generated as it is read:
+  // element k of its buffer (k = offset / 4 + view_offset()) is generated_first +
+  // k * generated_step. It has no memory (null data): read through read_view() only.
+  bool generated = false;
+  int generated_first = 0, generated_step = 0;
 
   bool is_block() const { return rows > 0; }
+  // Whether elements are read only through read_view(), never in place.
+  bool copied_only() const { return bytes || generated; }
   bool is_rolled() const { return row_roll != 0 || column_roll != 0; }
   bool is_strided() const { return row_stride != 1; }
   // Whether elements [pos, pos + count) are consecutive in memory, or one element

@@ -167,7 +167,7 @@ void fold_row_block(const MarginReduction& r, const T* data, intptr_t column_ste
 // A value read where it is: memory of consecutive elements.
 const char* in_memory(const Node& root) {
   const View& v = root.view;
-  const bool consecutive = !v.is_block() && v.each == 1 && !v.bytes;
+  const bool consecutive = !v.is_block() && v.each == 1 && !v.copied_only();
   return root.kind == NodeKind::Input && consecutive && root.length > 1 ? v.data : nullptr;
 }
 

@@ -238,10 +238,9 @@ SEXP lazy_extract_subset(SEXP x, SEXP indx, SEXP) {
   return result;
 }
 
+// Element i of a lazy vector whose values are not at hand yet.
 template <class T>
-T lazy_elt(SEXP x, R_xlen_t i) {
-  const char* data = state_of(x).values_data;
-  if (data != nullptr) return reinterpret_cast<const T*>(data)[i];
+__attribute__((noinline)) T computed_elt(SEXP x, R_xlen_t i) {
   SEXP values = values_of(x);
   T value{};
   unsigned warnings = 0;
@@ -252,6 +251,16 @@ T lazy_elt(SEXP x, R_xlen_t i) {
   });
   raise_warnings(warnings);
   return value;
+}
+
+template <class T>
+T lazy_elt(SEXP x, R_xlen_t i) {
+  SEXP holder = R_altrep_data1(x);
+  if (holder == elt_cache.holder) return reinterpret_cast<const T*>(elt_cache.data)[i];
+  const char* data = static_cast<const LazyState*>(R_ExternalPtrAddr(holder))->values_data;
+  if (data == nullptr) return computed_elt<T>(x, i);
+  elt_cache = EltCache{holder, data};
+  return reinterpret_cast<const T*>(data)[i];
 }
 
 // R's own loops over a whole vector (sum, anyNA, rep, subassignment) read it region
@@ -290,6 +299,8 @@ SEXP data_pointer_evaluations_entry(SEXP reset) {
 }
 
 }  // namespace
+
+EltCache elt_cache;
 
 void register_lazy_altrep(DllInfo* dll) {
   lazy_double_class = R_make_altreal_class("gufunc_lazy_double", "gufunc", dll);

@@ -20,16 +20,24 @@ namespace r {
 
 namespace {
 
-// Writes waiting on one vector at most. A chain that writes less than a quarter of
-// the vector stops at kMaxSmallWrites: the next write is base R's, on the computed
-// values, since a loop of many small writes runs fastest as base R's writes in
-// place (each deferred one costs tens of microseconds of R code). That still defers
-// the few border writes a stencil step makes before its large write. A chain that
+// Writes waiting on one vector at most. A chain that, with the next write, writes
+// less than a quarter of the vector stops at kMaxSmallWrites, or at once when the
+// next write writes a region the chain writes already: the next write is base R's,
+// on the computed values, since a loop of many small writes runs fastest as base
+// R's writes in place (each deferred one costs tens of microseconds of R code).
+// That still defers the few border writes a stencil step makes before its large
+// write. A chain that
 // writes more (whole planes, a[, , k] <- v for every k, step after step) is computed
 // once it is kMaxPendingWrites long, and the next write starts a new chain on the
 // values.
 const int kMaxSmallWrites = 5;
 const int kMaxPendingWrites = 16;
+
+// (The step of one column does not matter: make_assign() sets it to the rows.)
+bool same_region(const engine::Region& a, const engine::Region& b) {
+  return a.first == b.first && a.rows == b.rows && a.columns == b.columns &&
+         (a.columns == 1 || a.step == b.step);
+}
 
 // Elements the writes pending on `node` write, a region written again counted once
 // (a loop writing m[, 1] again and again writes one column).
@@ -39,15 +47,22 @@ double written_elements(const engine::Node& node) {
   for (const engine::Node* n = &node; n->kind == engine::NodeKind::Assign;
        n = n->children[0].get()) {
     const engine::Region& r = n->region;
-    const bool again = std::any_of(seen.begin(), seen.end(), [&](const engine::Region* o) {
-      return o->first == r.first && o->rows == r.rows && o->columns == r.columns &&
-             o->step == r.step;
-    });
+    const bool again = std::any_of(seen.begin(), seen.end(),
+                                   [&](const engine::Region* o) { return same_region(*o, r); });
     if (again) continue;
     seen.push_back(&r);
     total += static_cast<double>(r.count());
   }
   return total;
+}
+
+// Whether a write pending on `node` writes `region`.
+bool writes_region(const engine::Node& node, const engine::Region& region) {
+  for (const engine::Node* n = &node; n->kind == engine::NodeKind::Assign;
+       n = n->children[0].get()) {
+    if (same_region(n->region, region)) return true;
+  }
+  return false;
 }
 
 // .Call(C_lazy_assign, x, c(first, rows, columns, step), value, attributes): lazy
@@ -69,11 +84,13 @@ SEXP lazy_assign_entry(SEXP x, SEXP where, SEXP value, SEXP attributes) {
     if (values_of(lazy) == R_NilValue) {
       const engine::NodePtr pending = lazy_node_use(lazy).node;
       const int writes = engine::pending_assigns(*pending);
-      if (writes >= kMaxSmallWrites) {
-        const bool small = 4 * written_elements(*pending) < static_cast<double>(pending->length);
-        if (small) return R_NilValue;
-        if (writes >= kMaxPendingWrites) materialize_lazy(lazy, &warnings);
+      const bool small = 4 * (written_elements(*pending) + static_cast<double>(region.count())) <
+                         static_cast<double>(pending->length);
+      // A small chain writing a region again is a loop of small writes.
+      if (small && (writes >= kMaxSmallWrites || writes_region(*pending, region))) {
+        return R_NilValue;
       }
+      if (writes >= kMaxPendingWrites) materialize_lazy(lazy, &warnings);
     }
     GraphOperands operands;
     engine::NodePtr base = operands.add(x, 1);

@@ -62,8 +62,8 @@ bool reversed(engine::View* view) {
   }
   const intptr_t last_column = view->length / view->rows - 1;
   const intptr_t last = (view->rows - 1) * view->row_stride + last_column * view->column_step;
-  view->data += last * size;
-  view->offset += last * size;  // bytes, as blockability.hpp counts them
+  if (view->data != nullptr) view->data += last * size;  // (no memory: generated)
+  view->offset += last * size;                           // bytes, as blockability.hpp counts them
   view->row_stride = -view->row_stride;
   view->column_step = -view->column_step;
   simplify(view);

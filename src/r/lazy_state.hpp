@@ -70,8 +70,20 @@ inline LazyState& state_of(SEXP x) {
 // The cached plain values of lazy vector x, or R_NilValue.
 inline SEXP values_of(SEXP x) { return VECTOR_ELT(R_altrep_data2(x), kValuesSlot); }
 
+// The data of the last lazy vector whose values R read through Elt, and the
+// external pointer holding its state (lazy_altrep.cpp): R's loops over a value (its
+// subassignment reads the value one element at a time) then take each element
+// without two calls into R. Forgotten when values change and when the state is
+// finalized: R keeps the external pointer until then, so no other vector has it.
+struct EltCache {
+  SEXP holder = nullptr;
+  const char* data = nullptr;
+};
+extern EltCache elt_cache;
+
 // Makes `values` the cached values of lazy vector x.
 inline void set_values(SEXP x, SEXP values) {
+  elt_cache = EltCache();
   SET_VECTOR_ELT(R_altrep_data2(x), kValuesSlot, values);
   state_of(x).values_data = static_cast<const char*>(DATAPTR_OR_NULL(values));
 }

@@ -146,6 +146,31 @@ test_that("long loops of subassignments keep memory and graphs bounded", {
   expect_lt(sum(gc()[, 2]) - before, 5)
 })
 
+test_that("a small region written again goes to base R; border writes before a large one stay deferred", {
+  h <- matrix(runif(300 * 300), 300)
+  H <- lazy(h)
+  base <- h
+  H[, 1] <- H[, 2]
+  base[, 1] <- base[, 2]
+  expect_true(is_lazy(H))
+  # The same column again: a loop of small writes, base R's from here on.
+  H[, 1] <- H[, 3]
+  base[, 1] <- base[, 3]
+  expect_false(is_lazy(H))
+  expect_identical(H, base)
+  # A stencil step's four borders, then its interior: one deferred chain.
+  S <- lazy(h)
+  sb <- h
+  for (step in 1:2) {
+    S[, 1] <- S[, 2]; S[, 300] <- S[, 299]; S[1, ] <- S[2, ]; S[300, ] <- S[299, ]
+    sb[, 1] <- sb[, 2]; sb[, 300] <- sb[, 299]; sb[1, ] <- sb[2, ]; sb[300, ] <- sb[299, ]
+    S[2:299, 2:299] <- S[2:299, 2:299] * 0.5 + S[1:298, 2:299] * 0.25
+    sb[2:299, 2:299] <- sb[2:299, 2:299] * 0.5 + sb[1:298, 2:299] * 0.25
+    expect_true(is_lazy(S))
+  }
+  expect_identical(materialize(S), sb)
+})
+
 test_that("chains of large writes that no read computes stay lazy past 16 writes", {
   # Every plane written, step after step, read only through views of single planes:
   # the chain is computed when it is full and the next write starts a new one.

@@ -109,3 +109,36 @@ test_that("small inputs are computed at once", {
     })
   }
 })
+
+test_that("base R's subassignment reads the values of many lazy vectors element by element", {
+  # R reads a lazy value through Elt, one call per element; the last vector's data
+  # is remembered between calls and forgotten when that vector goes away or changes.
+  u <- runif(70000)
+  a <- array(0, c(350, 200, 3))
+  want <- a
+  for (k in 1:30) {
+    v <- lazy(u) * 2 + k
+    i <- k %% 3 + 1
+    a[, , i] <- v
+    want[, , i] <- u * 2 + k
+    expect_identical(a, want)
+    if (k %% 7 == 0) {
+      rm(v)
+      invisible(gc())
+    }
+  }
+  # A duplicate of a materialized value shares its values until C code writes into
+  # it: the written copy and the original each read their own values.
+  m <- lazy(u) + 1
+  materialize(m)
+  m2 <- m
+  b <- numeric(70000)
+  b[] <- m
+  m2[5] <- -1
+  b2 <- numeric(70000)
+  b2[] <- m2
+  b[] <- m
+  expect_identical(b, u + 1)
+  expect_identical(b2[5], -1)
+  expect_identical(b2[-5], (u + 1)[-5])
+})

@@ -34,9 +34,18 @@ test_that("a loop of small subassignments is deferred a few times, then base R's
   base <- h
   for (i in 1:20) base[, 1] <- base[, i + 1]
   expect_identical(H, base)
-  # 5 small writes wait in one chain; the next is made by base R on the computed
-  # values, and base R changes its plain result in place from then on.
-  expect_identical(kinds, rep(c("lazy", "plain"), c(5, 15)))
+  # The first small write waits in a chain; the next writes the same column again,
+  # a loop of small writes: it is made by base R on the computed values, and base R
+  # changes its plain result in place from then on.
+  expect_identical(kinds, rep(c("lazy", "plain"), c(1, 19)))
+  # Small writes to different places: 5 wait in one chain, then base R's.
+  G <- lazy(h)
+  kinds <- character(8)
+  for (i in 1:8) {
+    G[, i] <- G[, i + 10]
+    kinds[i] <- if (is_lazy(G)) "lazy" else "plain"
+  }
+  expect_identical(kinds, rep(c("lazy", "plain"), c(5, 3)))
   H2 <- lazy(h)
   H2[[3]] <- 0
   base2 <- h
