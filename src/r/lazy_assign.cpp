@@ -26,10 +26,9 @@ namespace {
 // on the computed values, since a loop of many small writes runs fastest as base
 // R's writes in place (each deferred one costs tens of microseconds of R code).
 // That still defers the few border writes a stencil step makes before its large
-// write. A chain that
-// writes more (whole planes, a[, , k] <- v for every k, step after step) is computed
-// once it is kMaxPendingWrites long, and the next write starts a new chain on the
-// values.
+// write. A chain that writes more (whole planes, a[, , k] <- v for every k, step
+// after step) is computed once it is kMaxPendingWrites long, and the next write
+// starts a new chain on the values.
 const int kMaxSmallWrites = 5;
 const int kMaxPendingWrites = 16;
 

@@ -41,10 +41,14 @@ std::string pointer_text(const void* p) {
 
 // What identifies the elements a view reads: equal keys, the same elements.
 std::string view_key_text(const engine::View& v) {
-  return pointer_text(v.data) + "/" + std::to_string(v.dtype) + "/" + std::to_string(v.length) +
-         "/" + std::to_string(v.rows) + "/" + std::to_string(v.column_step) + "/" +
-         std::to_string(v.each) + "/" + std::to_string(v.row_roll) + "/" +
-         std::to_string(v.column_roll) + "/" + std::to_string(v.row_stride);
+  std::string text = pointer_text(v.data) + "/" + std::to_string(v.dtype) + "/" +
+                     std::to_string(v.length) + "/" + std::to_string(v.rows) + "/" +
+                     std::to_string(v.column_step) + "/" + std::to_string(v.each) + "/" +
+                     std::to_string(v.row_roll) + "/" + std::to_string(v.column_roll) + "/" +
+                     std::to_string(v.row_stride);
+  // A generated sequence has no memory: its vector and position tell it apart.
+  if (v.generated) text += "/" + pointer_text(v.buffer) + "/" + std::to_string(v.offset);
+  return text;
 }
 
 // The view a plan's input would have for R value x, if x is a plain vector whose

@@ -54,6 +54,9 @@ test_that("the plan says a sequence is generated", {
   x <- lazy(seq_len(100000L))
   text <- paste(capture.output(print(lazy_plan(x * 2L + 1L))), collapse = "\n")
   expect_match(text, "from a compact sequence, generated as it is read", fixed = TRUE)
+  # Two views of one sequence are two inputs.
+  text <- capture.output(print(lazy_plan(x[-1] - x[-100000L])))
+  expect_length(grep("from a compact sequence", text, fixed = TRUE), 2)
   # An expanded sequence (R has written out its values) is read as memory.
   y <- seq_len(100000L)
   y[1] <- 1L
