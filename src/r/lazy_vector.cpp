@@ -1,8 +1,6 @@
 // Operations on lazy vectors: creation, materialization once with a stored failure,
 // region reads, and handing a lazy vector's node to a new graph (see lazy_altrep.hpp).
 #include <algorithm>
-#include <climits>
-#include <cmath>
 #include <cstring>
 #include <functional>
 #include <memory>
@@ -151,36 +149,6 @@ void set_plain_attributes(SEXP x, SEXP attributes) {
 bool lazy_is_materialized(SEXP x) { return values_of(x) != R_NilValue; }
 
 void mark_values_shared(SEXP x) { MARK_NOT_MUTABLE(x); }
-
-namespace {
-
-// Whether x is R's compact integer sequence (1:n, seq_len(n)) whose values R has
-// not expanded; then its first value and step. Its ALTREP class is base R's
-// "compact_intseq" (the class object's attributes name it), whose state holds the
-// length, the first value and the step (+1 or -1), as doubles.
-bool compact_sequence(SEXP x, int* first, int* step) {
-  if (!ALTREP(x) || TYPEOF(x) != INTSXP || DATAPTR_OR_NULL(x) != nullptr) return false;
-  SEXP names = ATTRIB(TAG(x));
-  if (TYPEOF(names) != LISTSXP || TYPEOF(CAR(names)) != SYMSXP || TYPEOF(CDR(names)) != LISTSXP ||
-      TYPEOF(CADR(names)) != SYMSXP ||
-      std::strcmp(CHAR(PRINTNAME(CAR(names))), "compact_intseq") != 0 ||
-      std::strcmp(CHAR(PRINTNAME(CADR(names))), "base") != 0) {
-    return false;
-  }
-  SEXP state = R_altrep_data1(x);
-  if (TYPEOF(state) != REALSXP || XLENGTH(state) != 3) return false;
-  const double n = REAL(state)[0], from = REAL(state)[1], by = REAL(state)[2];
-  const double last = from + (n - 1) * by;
-  if (n != static_cast<double>(XLENGTH(x)) || (by != 1 && by != -1) || std::fabs(from) > INT_MAX ||
-      std::fabs(last) > INT_MAX) {
-    return false;
-  }
-  *first = static_cast<int>(from);
-  *step = static_cast<int>(by);
-  return true;
-}
-
-}  // namespace
 
 engine::NodePtr input_node(SEXP x, int position) {
   engine::View view;

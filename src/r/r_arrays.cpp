@@ -1,6 +1,9 @@
 // Conversions between R vectors and the core's array view.
 #include "r/r_arrays.hpp"
 
+#include <climits>
+#include <cmath>
+#include <cstring>
 #include <string>
 
 #include "r/guard.hpp"
@@ -79,6 +82,31 @@ SEXP promote(SEXP x, gufunc_dtype from, gufunc_dtype to, int* nprotect) {
   double* dst = REAL(out);
   for (R_xlen_t i = 0; i < n; ++i) dst[i] = src[i] == NA_INTEGER ? NA_REAL : src[i];
   return out;
+}
+
+// Its ALTREP class is base R's
+// "compact_intseq" (the class object's attributes name it), whose state holds the
+// length, the first value and the step (+1 or -1), as doubles.
+bool compact_sequence(SEXP x, int* first, int* step) {
+  if (!ALTREP(x) || TYPEOF(x) != INTSXP || DATAPTR_OR_NULL(x) != nullptr) return false;
+  SEXP names = ATTRIB(TAG(x));
+  if (TYPEOF(names) != LISTSXP || TYPEOF(CAR(names)) != SYMSXP || TYPEOF(CDR(names)) != LISTSXP ||
+      TYPEOF(CADR(names)) != SYMSXP ||
+      std::strcmp(CHAR(PRINTNAME(CAR(names))), "compact_intseq") != 0 ||
+      std::strcmp(CHAR(PRINTNAME(CADR(names))), "base") != 0) {
+    return false;
+  }
+  SEXP state = R_altrep_data1(x);
+  if (TYPEOF(state) != REALSXP || XLENGTH(state) != 3) return false;
+  const double n = REAL(state)[0], from = REAL(state)[1], by = REAL(state)[2];
+  const double last = from + (n - 1) * by;
+  if (n != static_cast<double>(XLENGTH(x)) || (by != 1 && by != -1) || std::fabs(from) > INT_MAX ||
+      std::fabs(last) > INT_MAX) {
+    return false;
+  }
+  *first = static_cast<int>(from);
+  *step = static_cast<int>(by);
+  return true;
 }
 
 }  // namespace r

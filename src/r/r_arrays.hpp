@@ -26,6 +26,9 @@ SEXP named_list(const std::vector<const char*>& names, const std::vector<SEXP>& 
 // x converted to dtype `to` (a new protected vector, or x itself when no copy is
 // needed: logical is already stored as integer). Increments *nprotect when it allocates.
 SEXP promote(SEXP x, gufunc_dtype from, gufunc_dtype to, int* nprotect);
+// Whether x is R's compact integer sequence (1:n, seq_len(n)) whose values R has
+// not expanded; then its first value and step (+1 or -1).
+bool compact_sequence(SEXP x, int* first, int* step);
 
 }  // namespace r
 }  // namespace gufunc

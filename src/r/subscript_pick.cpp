@@ -120,6 +120,15 @@ R_xlen_t rotation_of(SEXP index, double first, R_xlen_t n) {
 bool pick_of(SEXP index, R_xlen_t length, Pick* pick) {
   if (TYPEOF(index) != INTSXP && TYPEOF(index) != REALSXP) return false;
   if (XLENGTH(index) == 0) return false;
+  int from = 0, by = 0;
+  if (compact_sequence(index, &from, &by) && by == 1 && from >= 1 &&
+      static_cast<double>(from) + static_cast<double>(XLENGTH(index)) - 1 <=
+          static_cast<double>(length)) {
+    *pick = Pick();  // x[a:b]: one run, known without reading the subscript
+    pick->first = from - 1;
+    pick->rows = XLENGTH(index);
+    return true;
+  }
   const double first = TYPEOF(index) == INTSXP ? INTEGER_ELT(index, 0) : REAL_ELT(index, 0);
   if (first < 0) return remaining_run(index, length, pick);
   if (regular_positions(index, length, pick)) return true;

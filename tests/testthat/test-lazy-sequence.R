@@ -79,3 +79,18 @@ test_that("a reduction over a long sequence keeps memory at its blocks", {
   expect_lt(as.numeric(got[1]), 100)
   expect_identical(got[2:3], c("TRUE", "TRUE"))
 })
+
+test_that("a compact subscript picks its run without being read", {
+  v <- runif(100000)
+  lv <- lazy(v)
+  expect_identical(materialize(lv[2:100000]), v[2:100000])
+  expect_true(is_lazy(lv[2:100000]))
+  expect_identical(materialize(lv[seq_len(70000)] * 2), v[seq_len(70000)] * 2)
+  # Past the end, from 0, or decreasing: base R's rules (NA, dropped, reversed).
+  expect_identical(lv[99990:100005], v[99990:100005])
+  expect_identical(lv[0:5], v[0:5])
+  expect_identical(materialize(lv[100000:1] + 0), v[100000:1] + 0)
+  m <- matrix(v, 400)
+  lm <- lazy(m)
+  expect_identical(materialize(lm[2:399, 3:250]), m[2:399, 3:250])
+})
