@@ -84,9 +84,8 @@ SEXP promote(SEXP x, gufunc_dtype from, gufunc_dtype to, int* nprotect) {
   return out;
 }
 
-// Its ALTREP class is base R's
-// "compact_intseq" (the class object's attributes name it), whose state holds the
-// length, the first value and the step (+1 or -1), as doubles.
+// Its ALTREP class is base R's "compact_intseq" (the class object's attributes name
+// it), whose state holds the length, the first value and the step, as doubles.
 bool compact_sequence(SEXP x, int* first, int* step) {
   if (!ALTREP(x) || TYPEOF(x) != INTSXP || DATAPTR_OR_NULL(x) != nullptr) return false;
   SEXP names = ATTRIB(TAG(x));

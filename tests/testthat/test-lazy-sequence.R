@@ -80,7 +80,7 @@ test_that("a reduction over a long sequence keeps memory at its blocks", {
   expect_identical(got[2:3], c("TRUE", "TRUE"))
 })
 
-test_that("a compact subscript picks its run without being read", {
+test_that("compact subscripts (x[a:b]) pick their runs by base R's rules", {
   v <- runif(100000)
   lv <- lazy(v)
   expect_identical(materialize(lv[2:100000]), v[2:100000])
