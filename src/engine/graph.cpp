@@ -366,13 +366,19 @@ int pending_assigns(const Node& node) {
 }
 
 void for_each_node(const NodePtr& root, const std::function<void(const Node&)>& visit) {
+  walk_nodes({root.get()}, [&](const Node& n) {
+    visit(n);
+    return true;
+  });
+}
+
+void walk_nodes(std::vector<const Node*> from, const std::function<bool(const Node&)>& visit) {
   std::unordered_set<const Node*> seen;
-  std::vector<const Node*> stack = {root.get()};
+  std::vector<const Node*>& stack = from;
   while (!stack.empty()) {
     const Node* n = stack.back();
     stack.pop_back();
-    if (!seen.insert(n).second) continue;
-    visit(*n);
+    if (!seen.insert(n).second || !visit(*n)) continue;
     for (const NodePtr& c : n->children) stack.push_back(c.get());
   }
 }

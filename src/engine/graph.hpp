@@ -234,6 +234,9 @@ int pending_assigns(const Node& node);
 // Calls visit(node) once for every distinct node reachable from root (iteratively,
 // so deep graphs do not overflow the stack).
 void for_each_node(const NodePtr& root, const std::function<void(const Node&)>& visit);
+// Calls visit(node) once for every distinct node reachable from the nodes `from`
+// through nodes for which visit returned true: false leaves a node's children out.
+void walk_nodes(std::vector<const Node*> from, const std::function<bool(const Node&)>& visit);
 
 }  // namespace engine
 }  // namespace gufunc

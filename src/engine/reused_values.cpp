@@ -50,18 +50,18 @@ int operation_cost(const Node& n) {
 // Whether computing `n` costs enough to keep its values, and it reads no file.
 bool worth_keeping(const Node& n) {
   int cost = 0;
-  std::unordered_set<const Node*> seen;
-  std::vector<const Node*> stack = {&n};
-  while (!stack.empty()) {
-    const Node* m = stack.back();
-    stack.pop_back();
-    if (!seen.insert(m).second) continue;
-    if (m->kind == NodeKind::Input && m->view.file_fd >= 0) return false;
-    if (m->kept || !element_wise(*m)) continue;  // read as an input
-    cost += operation_cost(*m);
-    for (const NodePtr& c : m->children) stack.push_back(c.get());
-  }
-  return cost >= kCostToKeep;
+  bool reads_file = false;
+  walk_nodes({&n}, [&](const Node& m) {
+    if (reads_file) return false;
+    if (m.kind == NodeKind::Input && m.view.file_fd >= 0) {
+      reads_file = true;
+      return false;
+    }
+    if (m.kept || !element_wise(m)) return false;  // read as an input
+    cost += operation_cost(m);
+    return true;
+  });
+  return !reads_file && cost >= kCostToKeep;
 }
 
 void keep(const Node& n, const EvalOptions& options) {
@@ -100,23 +100,19 @@ void keep_reused(const Node& root, const EvalOptions& options) {
     if (root.computed_in == options.request) return;
     root.computed_in = options.request;
   }
-  std::unordered_set<const Node*> seen;
-  std::vector<const Node*> stack;
-  for (const NodePtr& c : root.children) stack.push_back(c.get());
-  while (!stack.empty()) {
-    const Node* n = stack.back();
-    stack.pop_back();
-    if (!seen.insert(n).second) continue;
+  std::vector<const Node*> children;
+  for (const NodePtr& c : root.children) children.push_back(c.get());
+  walk_nodes(std::move(children), [&](const Node& n) {
     // Views of a deferred expression share its values their own way (shared_views.hpp).
-    if (n->kept || n->source || !element_wise(*n)) continue;
-    if (n->computed_in != 0 && n->computed_in != options.request && n->length >= kMinKeptElements &&
-        worth_keeping(*n)) {
-      keep(*n, options);
-      continue;
+    if (n.kept || n.source || !element_wise(n)) return false;
+    if (n.computed_in != 0 && n.computed_in != options.request && n.length >= kMinKeptElements &&
+        worth_keeping(n)) {
+      keep(n, options);
+      return false;
     }
-    n->computed_in = options.request;
-    for (const NodePtr& c : n->children) stack.push_back(c.get());
-  }
+    n.computed_in = options.request;
+    return true;
+  });
 }
 
 }  // namespace engine

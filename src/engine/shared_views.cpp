@@ -24,15 +24,11 @@ intptr_t source_index(const View& view, intptr_t k) {
 // values back would, so its views are pushed down instead.
 bool worth_sharing(const Node& base) {
   int maps = 0;
-  std::unordered_set<const Node*> seen;
-  std::vector<const Node*> stack = {&base};
-  while (!stack.empty() && maps < 2) {
-    const Node* n = stack.back();
-    stack.pop_back();
-    if (n->kind != NodeKind::Map || !seen.insert(n).second) continue;
+  walk_nodes({&base}, [&maps](const Node& n) {
+    if (maps >= 2 || n.kind != NodeKind::Map) return false;
     ++maps;
-    for (const NodePtr& c : n->children) stack.push_back(c.get());
-  }
+    return true;
+  });
   return maps >= 2;
 }
 
@@ -124,25 +120,18 @@ View rebased(const View& view, const char* values, intptr_t first) {
 std::unordered_set<const Node*> shared_sources(const Node& root) {
   // Views read by this batch's element-wise code, per source.
   std::unordered_map<const Node*, std::pair<int, const NodePtr*>> views;
-  std::unordered_set<const Node*> seen;
-  std::vector<const Node*> stack = {&root};
-  while (!stack.empty()) {
-    const Node* n = stack.back();
-    stack.pop_back();
-    if (!seen.insert(n).second) continue;
-    if (n->source) {
+  walk_nodes({&root}, [&](const Node& n) {
+    if (n.source) {
       // Its own graph holds no views of sources (pushed down, they are plain maps).
-      if (dense_view(n->source->view)) {
-        auto& v = views[n->source->base.get()];
+      if (dense_view(n.source->view)) {
+        auto& v = views[n.source->base.get()];
         ++v.first;
-        v.second = &n->source->base;
+        v.second = &n.source->base;
       }
-      continue;
+      return false;
     }
-    const bool descend = n == &root || n->kind == NodeKind::Map || n->kind == NodeKind::Assign;
-    if (!descend) continue;
-    for (const NodePtr& c : n->children) stack.push_back(c.get());
-  }
+    return &n == &root || n.kind == NodeKind::Map || n.kind == NodeKind::Assign;
+  });
   std::unordered_set<const Node*> shared;
   for (const auto& [base, v] : views) {
     if ((v.first >= 2 && worth_sharing(*base)) || kept_values(*v.second)) shared.insert(base);
