@@ -243,7 +243,7 @@ test_that("a failed or interrupted write leaves the file there as it was", {
   materialize(lazy(as.double(1:10)), file = f)
   before <- readBin(f, "raw", 1e4)
   x <- lazy(runif(1e7))
-  for (i in 1:30) x <- sqrt(x * x + 1)  # over half a second: progress is reported
+  for (i in 1:60) x <- sqrt(x * x + 1)  # about a second: progress is reported (30 took 0.5 s)
   old <- options(gufunc.progress = function(done, total) stop("stopped by the test"))
   expect_error(materialize(x, file = f), "stopped by the test")
   options(old)
