@@ -23,11 +23,22 @@
 #' @param X,Y,FUN As for base R's `outer()`.
 #' @export
 outer <- function(X, Y, FUN = "*", ...) {
+  if (is_lazy(X) || is_lazy(Y)) {
+    # The other one lazy too (no copy): base R's outer() repeats both, and repeating a
+    # lazy value is a view, not length(X) * length(Y) values in memory.
+    if (!is_lazy(X)) X <- lazy_if_plain(X)
+    if (!is_lazy(Y)) Y <- lazy_if_plain(Y)
+  }
   if (is.character(FUN) && length(FUN) == 1L && FUN == "*" && ...length() == 0L &&
       (is_lazy(X) || is_lazy(Y)) && deferred_outer_product(X, Y)) {
     return(outer_product(X, Y))
   }
   with_user_call(sys.call(), base::outer(X, Y, FUN, ...))
+}
+
+# lazy(v) for a plain double, integer or logical vector or array, else v.
+lazy_if_plain <- function(v) {
+  if (typeof(v) %in% c("double", "integer", "logical") && !is.object(v)) lazy(v) else v
 }
 
 # outer(X, Y) as base R computes it with FUN = "*": the product of the vectors, then

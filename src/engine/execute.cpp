@@ -14,6 +14,7 @@
 #include "engine/reduce_kernel.hpp"
 #include "engine/scan_kernel.hpp"
 #include "engine/shared_views.hpp"
+#include "engine/staged_values.hpp"
 #include "kernels/r_summary.hpp"
 
 namespace gufunc {
@@ -56,9 +57,11 @@ void in_rounds(size_t nblocks, size_t block_touched, int threads, const EvalOpti
 
 // Runs every kernel of `b` over iterations [begin, end): blocks spread over threads
 // in rounds, with an interrupt check between rounds. A trailing Reduce instruction
-// is folded into `fold` (twice for base R's mean), a trailing Scan into `scan`.
+// is folded into `fold` (twice for base R's mean, unless `one_pass`: the caller
+// runs the second pass), a trailing Scan into `scan`.
 void run_batch(const Batch& b, const Node& root, intptr_t begin, intptr_t end, char* out,
-               const EvalOptions& options, Fold* fold, ScanTarget* scan, WorkerOutcome* outcome) {
+               const EvalOptions& options, Fold* fold, ScanTarget* scan, WorkerOutcome* outcome,
+               bool one_pass = false) {
   // Blocks are sized in elements; a block of a gufunc batch holds whole iterations.
   const size_t width = static_cast<size_t>(std::max<intptr_t>(b.max_width, 1));
   const size_t elements = block_elements(batch_streams(b), options.block_size);
@@ -82,11 +85,11 @@ void run_batch(const Batch& b, const Node& root, intptr_t begin, intptr_t end, c
     const size_t first = b.kernel_starts[k];
     const size_t last = k + 1 < b.kernel_starts.size() ? b.kernel_starts[k + 1] : b.code.size();
     if (fold != nullptr && last == b.code.size()) {
-      ReduceKernel kernel(b, runner, first, begin, end, nthreads, fold);
+      ReduceKernel kernel(b, runner, first, begin, end, nthreads, fold, !one_pass);
       do {
         in_rounds(nblocks, touched, nthreads, options, *outcome,
                   [&](size_t from, size_t to) { kernel.run_blocks(threads, from, to, outcome); });
-      } while (!outcome->failed && fold->reducer.start_second_pass(&fold->state));
+      } while (!one_pass && !outcome->failed && fold->reducer.start_second_pass(&fold->state));
       continue;
     }
     if (scan != nullptr && last == b.code.size()) {
@@ -116,80 +119,6 @@ void check(WorkerOutcome& outcome) {
   if (outcome.failed) throw Error("gufunc_kernel_error", outcome.message);
 }
 
-// Computes the nested reductions a batch reads, storing their values in it; returns
-// their warning bits and those of the kept values it reads.
-unsigned resolve_reductions(Batch* b, const EvalOptions& options) {
-  unsigned warnings = b->kept_warnings;
-  for (Value& v : b->values) {
-    if (v.kind != ValueKind::Reduced) continue;
-    NodePtr shared(std::shared_ptr<const Node>(), v.node);  // non-owning: the graph owns it
-    const ReduceResult r = reduce(shared, options);
-    warnings |= r.warnings;
-    if (r.dtype != v.dtype) {
-      throw Error("gufunc_kernel_error", std::string(reduction_name(v.node->reduction)) +
-                                             "() of no values cannot be used in an expression");
-    }
-    v.c_double = r.value[0];
-    v.c_int = r.int_value[0];
-  }
-  return warnings;
-}
-
-// Computes the staged values a batch over iterations [begin, end) reads: whole (an
-// operand a gufunc reads in place), or the elements [begin * w, end * w) its width-w
-// instructions read. Integer values staged as double are converted as R does.
-// Staged values are evaluated recursively (one level per nested gufunc): deeper
-// graphs stop with an error instead of overflowing the C stack.
-const int kMaxStageDepth = 1000;
-
-unsigned resolve_staged(Batch* b, intptr_t begin, intptr_t end, const EvalOptions& options) {
-  if (b->staged.empty()) return 0;
-  thread_local int depth = 0;
-  if (depth >= kMaxStageDepth) {
-    throw Error("gufunc_depth_error", "the lazy value nests more than " +
-                                          std::to_string(kMaxStageDepth) +
-                                          " gufunc calls: materialize() an intermediate value");
-  }
-  struct Level {
-    Level() { ++depth; }
-    ~Level() { --depth; }
-  } level;
-  unsigned warnings = 0;
-  b->staged_buffers.resize(b->staged.size());
-  for (size_t k = 0; k < b->staged.size(); ++k) {
-    const auto source = std::find_if(b->shared.begin(), b->shared.end(),
-                                     [&](const auto& s) { return s.staged == b->staged[k]; });
-    if (source != b->shared.end()) {
-      warnings |=
-          resolve_shared(b, static_cast<size_t>(source - b->shared.begin()), begin, end, options);
-      continue;
-    }
-    Value& v = b->values[b->staged[k]];
-    const Node& node = *v.node;
-    intptr_t from = 0, to = node.length;
-    if (v.width > 0 && node.length != 1) {
-      from = begin * v.width;
-      to = end * v.width;
-    }
-    const size_t count = static_cast<size_t>(to - from);
-    ScratchBuffer& buffer = b->staged_buffers[k];
-    buffer.resize(std::max<size_t>(count, 1) * dtype_size(v.dtype));
-    note_buffer(count * dtype_size(v.dtype));
-    NodePtr shared(std::shared_ptr<const Node>(), v.node);  // non-owning: the graph owns it
-    if (count > 0 && dtype_size(node.dtype) == dtype_size(v.dtype)) {
-      warnings |= evaluate(shared, from, to, buffer.data(), options);
-    } else if (count > 0) {
-      std::vector<int> ints(count);
-      warnings |= evaluate(shared, from, to, reinterpret_cast<char*>(ints.data()), options);
-      double* d = reinterpret_cast<double*>(buffer.data());
-      for (size_t i = 0; i < count; ++i) d[i] = ints[i] == INT_MIN ? rsem::na_real() : ints[i];
-    }
-    v.staged = buffer.data();
-    v.stage_begin = from;
-  }
-  return warnings;
-}
-
 // Runs the batch of `root` over positions [from, to) into `out` (elements, or loop
 // iterations when `root` is a gufunc); returns the warning bits.
 unsigned run_root(const NodePtr& root, intptr_t from, intptr_t to, char* out,
@@ -197,10 +126,14 @@ unsigned run_root(const NodePtr& root, intptr_t from, intptr_t to, char* out,
   keep_reused(*root, options);
   Batch b = build_batch(*root, out);
   unsigned warnings = resolve_reductions(&b, options);
-  warnings |= resolve_staged(&b, from, to, options);
   WorkerOutcome outcome;
-  run_batch(b, *root, from, to, out, options, nullptr, nullptr, &outcome);
-  check(outcome);
+  warnings |= run_staged_in_chunks(&b, from, to, options, [&](intptr_t c0, intptr_t c1) {
+    // (A chunk writes its part of `out`: a gufunc's output is iterations * width.)
+    const intptr_t width = b.result >= 0 ? std::max<intptr_t>(b.values[b.result].width, 1) : 1;
+    const size_t skip = static_cast<size_t>((c0 - from) * width) * dtype_size(root->dtype);
+    run_batch(b, *root, c0, c1, out + skip, options, nullptr, nullptr, &outcome);
+    check(outcome);
+  });
   return warnings | outcome.warnings.load();
 }
 
@@ -340,13 +273,21 @@ ReduceResult reduce(const NodePtr& node, const EvalOptions& options) {
   keep_reused(*node, options);
   Batch b = build_batch(*node, nullptr);
   unsigned warnings = resolve_reductions(&b, options);
-  if (child.kind != NodeKind::Scalar) warnings |= resolve_staged(&b, 0, child.length, options);
   const Reducer reducer(node->reduction, node->na_rm, child.dtype, options.sum_order);
   Fold fold{reducer, reducer.start()};
   WorkerOutcome outcome;
-  if (child.kind != NodeKind::Scalar) {
+  if (child.kind != NodeKind::Scalar && staged_chunk(b, child.length) == 0) {
+    warnings |= resolve_staged(&b, 0, child.length, options);
     run_batch(b, *node, 0, child.length, nullptr, options, &fold, nullptr, &outcome);
     check(outcome);
+  } else if (child.kind != NodeKind::Scalar) {
+    // Chunk by chunk, each pass (base R's mean makes two).
+    do {
+      warnings |= run_staged_in_chunks(&b, 0, child.length, options, [&](intptr_t c0, intptr_t c1) {
+        run_batch(b, *node, c0, c1, nullptr, options, &fold, nullptr, &outcome, true);
+        check(outcome);
+      });
+    } while (fold.reducer.start_second_pass(&fold.state));
   } else {
     const char* data = child.dtype == GUFUNC_DOUBLE
                            ? reinterpret_cast<const char*>(&child.scalar_double)

@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "dispatch/apply.hpp"
+#include "engine/file_reads.hpp"
 #include "engine/mapped_file.hpp"
 #include "types/checked_size.hpp"
 
@@ -63,7 +64,7 @@ Node::~Node() {
 
 bool View::in_place(intptr_t pos, intptr_t count, bool* repeated) const {
   *repeated = false;
-  if (copied_only()) return false;
+  if (copied_only() || file_fd >= 0) return false;
   if (each > 1) {
     *repeated = pos / each == (pos + count - 1) / each;
     return *repeated;
@@ -150,6 +151,10 @@ void read_view(const View& view, intptr_t begin, intptr_t end, char* out) {
     generate(view, begin, end, reinterpret_cast<int*>(out));
     return;
   }
+  if (view.file_fd >= 0) {
+    read_file_view(view, begin, end, out);
+    return;
+  }
   if (view.length == 1 && !view.bytes) {
     for (intptr_t i = begin; i < end; ++i) std::memcpy(out + (i - begin) * size, view.data, size);
     return;
@@ -161,17 +166,6 @@ void read_view(const View& view, intptr_t begin, intptr_t end, char* out) {
       const char* from = view_element(view, i, size);
       for (intptr_t k = 0; k < run; ++k) std::memcpy(out + (i - begin + k) * size, from, size);
       i += run;
-    }
-    return;
-  }
-  if (reads_file(view)) {
-    const intptr_t stored = view.bytes ? 1 : static_cast<intptr_t>(size);
-    const size_t count = static_cast<size_t>(end - begin);
-    read_file(view.file_fd, view.data - view.file_start + begin * stored, count * stored, out);
-    if (view.bytes) {  // widen in place, from the last: value k goes where no byte is unread
-      int* values = reinterpret_cast<int*>(out);
-      const unsigned char* bytes = reinterpret_cast<const unsigned char*>(out);
-      for (size_t k = count; k-- > 0;) values[k] = bytes[k] != 0;
     }
     return;
   }

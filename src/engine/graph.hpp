@@ -61,9 +61,10 @@ struct View {
   intptr_t each = 1;
   intptr_t row_roll = 0, column_roll = 0;
   // A view of a mapped file (mapped_file.hpp): its descriptor, and where the file's
-  // first byte is mapped. Blocks of consecutive elements are read with pread() into
-  // block scratch rather than through the mapping, so they cost no page faults and
-  // no resident memory; everything else reads the mapping.
+  // first byte is mapped. Its elements are read with pread() into block scratch
+  // (file_reads.hpp), never in place, so they cost no page faults and no resident
+  // memory; only a gufunc's operand read whole and a margin sum's consecutive
+  // input read the mapping, front to back (the evaluation drops its pages as it goes).
   int file_fd = -1;
   const char* file_start = nullptr;
   // Logical values stored one byte each (NumPy's bool and uint8, of a file): read
@@ -120,8 +121,8 @@ inline const char* view_element(const View& view, intptr_t i, size_t size) {
 
 // Copies elements [begin, end) of `view` (a single element: repeated) to `out`.
 void read_view(const View& view, intptr_t begin, intptr_t end, char* out);
-// Whether read_view() of `view` reads its file with pread() (a contiguous view of a
-// mapped file longer than one element, or of bytes).
+// Whether `view` is a contiguous view of a mapped file longer than one element, or
+// of bytes (read with one pread() per block).
 inline bool reads_file(const View& view) {
   return view.file_fd >= 0 && !view.is_block() && view.each == 1 && (view.length > 1 || view.bytes);
 }

@@ -31,6 +31,7 @@ std::set<const MappedFile*>& registry() {
   return files;
 }
 std::atomic<int> mapped_count{0};
+std::atomic<uint64_t> epoch{1};
 
 [[noreturn]] void file_error(const std::string& path, const std::string& what) {
   throw Error("gufunc_file_error", "file '" + path + "': " + what);
@@ -39,6 +40,8 @@ std::atomic<int> mapped_count{0};
 std::string system_message() { return std::strerror(errno); }
 
 }  // namespace
+
+uint64_t mapping_epoch() { return epoch.load(std::memory_order_acquire); }
 
 bool any_mapped_file() { return mapped_count.load(std::memory_order_relaxed) > 0; }
 
@@ -97,6 +100,9 @@ void MappedFile::release_pages() const {}
 void read_file(int, intptr_t, size_t, char*) {
   throw Error("gufunc_file_error", "file-backed arrays are not supported on Windows yet");
 }
+size_t read_file_upto(int, intptr_t, size_t, char*) {
+  throw Error("gufunc_file_error", "file-backed arrays are not supported on Windows yet");
+}
 
 #else
 
@@ -143,6 +149,7 @@ std::shared_ptr<MappedFile> MappedFile::open(const std::string& path, intptr_t o
   std::lock_guard<std::mutex> lock(registry_mutex);
   registry().insert(f.get());
   mapped_count.fetch_add(1);
+  epoch.fetch_add(1, std::memory_order_acq_rel);
   return f;
 }
 
@@ -151,6 +158,7 @@ MappedFile::~MappedFile() {
     std::lock_guard<std::mutex> lock(registry_mutex);
     if (registry().erase(this) > 0) mapped_count.fetch_sub(1);
   }
+  epoch.fetch_add(1, std::memory_order_acq_rel);
   if (base_ != nullptr) munmap(base_, static_cast<size_t>(mapped_));
   if (fd_ >= 0) ::close(fd_);
 }
@@ -172,18 +180,22 @@ void MappedFile::check_unchanged() const {
   }
 }
 
-void read_file(int fd, intptr_t offset, size_t bytes, char* out) {
-  while (bytes > 0) {
-    const ssize_t got = pread(fd, out, bytes, static_cast<off_t>(offset));
+size_t read_file_upto(int fd, intptr_t offset, size_t bytes, char* out) {
+  size_t done = 0;
+  while (done < bytes) {
+    const ssize_t got = pread(fd, out + done, bytes - done, static_cast<off_t>(offset) + done);
     if (got < 0 && errno == EINTR) continue;
     if (got < 0) throw Error("gufunc_file_error", "cannot read a mapped file: " + system_message());
-    if (got == 0) {
-      throw Error("gufunc_file_changed_error",
-                  "a file read by the evaluation was cut short while it ran");
-    }
-    bytes -= static_cast<size_t>(got);
-    offset += got;
-    out += got;
+    if (got == 0) break;
+    done += static_cast<size_t>(got);
+  }
+  return done;
+}
+
+void read_file(int fd, intptr_t offset, size_t bytes, char* out) {
+  if (read_file_upto(fd, offset, bytes, out) < bytes) {
+    throw Error("gufunc_file_changed_error",
+                "a file read by the evaluation was cut short while it ran");
   }
 }
 

@@ -1,7 +1,8 @@
 // Files as bases of input views (cphVB's "a base may be a file"): a file is mapped
 // into the address space read-only, and input views point into it like into any
-// other memory, so every part of the engine can read it. Blocks of consecutive
-// values are read with read_file() (pread) into block scratch instead (graph.hpp).
+// other memory, so every part of the engine can read it. Views are read with
+// read_file() (pread) into block scratch (file_reads.hpp); only a gufunc's operand
+// and a margin sum's contiguous input are read through the mapping, front to back.
 //
 // Resident memory stays bounded by what the current blocks touch: the evaluation
 // calls release_mapped_pages() between pieces of rounds of blocks, which drops
@@ -55,6 +56,12 @@ class MappedFile {
 // the page cache when the file is there). A read cut short (the file shrank under
 // the evaluation) throws gufunc_file_changed_error; any thread.
 void read_file(int fd, intptr_t offset, size_t bytes, char* out);
+// As read_file(), but a read that meets the end of the file stops there: returns the
+// bytes read.
+size_t read_file_upto(int fd, intptr_t offset, size_t bytes, char* out);
+// Changes whenever a file is mapped or unmapped: what was read from a file under a
+// mapping's address is stale once this changes (file_reads.cpp).
+uint64_t mapping_epoch();
 
 // Every mapped file alive now: release_pages() on each (cheap when there is none).
 void release_mapped_pages();

@@ -13,7 +13,7 @@ namespace gufunc {
 namespace engine {
 
 ReduceKernel::ReduceKernel(const Batch& b, const BlockRunner& runner, size_t first, intptr_t begin,
-                           intptr_t end, int threads, Fold* fold)
+                           intptr_t end, int threads, Fold* fold, bool may_keep)
     : b_(b),
       runner_(runner),
       first_(first),
@@ -34,8 +34,8 @@ ReduceKernel::ReduceKernel(const Batch& b, const BlockRunner& runner, size_t fir
   value_bytes_ = product_ ? sizeof(double) : dtype_size(b.values[reduce_.args[0]].dtype);
   // Keeping values pays when they are computed (an input's values are at hand).
   const size_t all_bytes = static_cast<size_t>(std::max<intptr_t>(end_ - begin_, 0)) * value_bytes_;
-  keep_ = fold_.reducer.may_pass_twice() && (first_ < run_last_ || product_ != nullptr) &&
-          all_bytes <= kMaxKeptBytes;
+  keep_ = may_keep && fold_.reducer.may_pass_twice() &&
+          (first_ < run_last_ || product_ != nullptr) && all_bytes <= kMaxKeptBytes;
   if (keep_) {
     kept_.resize(all_bytes);
     note_buffer(all_bytes);

@@ -26,9 +26,10 @@ struct Fold {
 class ReduceKernel {
  public:
   // Instructions [first, end of b.code) run on iterations [begin, end) in blocks of
-  // runner.block(); `threads` tasks share them.
+  // runner.block(); `threads` tasks share them. With `may_keep`, a mean's first pass
+  // keeps its values for the second (a kernel that runs both passes).
   ReduceKernel(const Batch& b, const BlockRunner& runner, size_t first, intptr_t begin,
-               intptr_t end, int threads, Fold* fold);
+               intptr_t end, int threads, Fold* fold, bool may_keep);
 
   // Runs blocks [from, to) and folds them; blocks are folded in order across calls.
   // In a second pass over kept values, folds those.

@@ -1,0 +1,141 @@
+# Views of file-backed values read with pread(), never through the mapping
+# (src/engine/file_reads.cpp): every view form gives the values base R gives on the
+# array in memory, and memory stays bounded when a view reads across the file.
+
+npy_of <- function(values, dir) {
+  f <- tempfile(tmpdir = dir, fileext = ".npy")
+  materialize(values, file = f)
+  f
+}
+
+test_that("every view of a file reads the values of the same view in memory", {
+  skip_on_os("windows")
+  set.seed(21)
+  d <- tempfile()
+  dir.create(d)
+  on.exit(unlink(d, recursive = TRUE))
+  m <- matrix(rnorm(300 * 170), 300)
+  m[sample(length(m), 50)] <- NA
+  im <- matrix(sample(c(-9:9, NA), 120 * 70, TRUE), 120)
+  x <- lazy_file(npy_of(m, d))
+  xi <- lazy_file(npy_of(im, d))
+  n <- nrow(m)
+  for (block in list(NULL, 7L, 1000L)) {
+    old <- options(gufunc.block_size = block)
+    for_threads({
+      expect_identical(materialize(t(x)), t(m))
+      expect_identical(materialize(t(x) * 2), t(m) * 2)
+      expect_identical(materialize(t(x)[2:50, 3:9]), t(m)[2:50, 3:9])
+      expect_identical(materialize(rev(x)), rev(m))
+      expect_identical(materialize(x[2:100, ]), m[2:100, ])
+      expect_identical(materialize(x[-1, ] - x[-n, ]), m[-1, ] - m[-n, ])
+      expect_identical(materialize(x[, 3:7]), m[, 3:7])
+      expect_identical(materialize(x[c(n, 1:(n - 1)), ]), m[c(n, 1:(n - 1)), ])
+      expect_identical(materialize(x[5, ]), m[5, ])
+      expect_identical(materialize(rep(x[1:1000], each = 3)), rep(m[1:1000], each = 3))
+      expect_identical(materialize(rep(x[1:1000], times = 4)), rep(m[1:1000], times = 4))
+      expect_identical(sum(t(x), na.rm = TRUE), sum(t(m), na.rm = TRUE))
+      expect_identical(rowSums(t(x)), rowSums(t(m)))
+      expect_identical(colMeans(t(x), na.rm = TRUE), colMeans(t(m), na.rm = TRUE))
+      expect_identical(materialize(t(xi) %/% 2L), t(im) %/% 2L)
+      expect_identical(materialize(rev(xi)), rev(im))
+      expect_identical(sum(xi[3:50, ], na.rm = TRUE), sum(im[3:50, ], na.rm = TRUE))
+    })
+    options(old)
+  }
+})
+
+test_that("a transposed file of bytes is widened to logicals", {
+  skip_on_os("windows")
+  f <- tempfile(fileext = ".npy")
+  on.exit(unlink(f))
+  bits <- rep(c(0, 1, 7, 0, 255, 0, 1), length.out = 40 * 90)
+  # A version 1.0 header of a 40 x 90 uint8 array in Fortran order.
+  dict <- "{'descr': '|u1', 'fortran_order': True, 'shape': (40, 90), }"
+  size <- 64L * ceiling((10 + nchar(dict) + 1) / 64) - 10L
+  header <- c(as.raw(0x93), charToRaw("NUMPY"), as.raw(c(1, 0, size %% 256, size %/% 256)),
+              charToRaw(paste0(dict, strrep(" ", size - nchar(dict) - 1L), "\n")))
+  writeBin(c(header, as.raw(bits)), f)
+  b <- lazy_file(f)
+  expected <- matrix(bits != 0, 40)
+  for_threads({
+    expect_identical(materialize(t(b)), t(expected))
+    expect_identical(materialize(rev(b)), rev(expected))
+    expect_identical(materialize(b[3:30, 2:80]), expected[3:30, 2:80])
+    expect_identical(sum(t(b)[, 5]), sum(expected[5, ]))
+  })
+})
+
+test_that("lines read from a file are not reused once another file is mapped", {
+  skip_on_os("windows")
+  f <- tempfile(fileext = ".npy")
+  on.exit(unlink(f))
+  for (k in 1:4) {
+    m <- matrix(k * (1:6000), 60)
+    materialize(m, file = f)
+    x <- lazy_file(f)
+    expect_identical(materialize(t(x)), t(m))
+    rm(x)
+    gc()
+  }
+})
+
+test_that("a transposed read of a file cut short is an error", {
+  skip_on_os("windows")
+  f <- tempfile(fileext = ".npy")
+  on.exit(unlink(f))
+  materialize(matrix(runif(4e4), 200), file = f)
+  x <- lazy_file(f)
+  close(file(f, "w"))
+  expect_error(materialize(t(x)), class = "gufunc_file_changed_error")
+})
+
+test_that("a transposed or sliced read across a large file keeps memory bounded", {
+  skip_on_cran()
+  skip_on_os("windows")
+  skip_without_rss()
+  f <- tempfile(fileext = ".npy")
+  on.exit(unlink(f))
+  got <- child_last_line(c(
+    "suppressMessages(library(gufunc))",
+    sprintf("f <- '%s'", f),
+    "m <- matrix(as.double(seq_len(2.5e7)), 2500)",  # 200 MB
+    "materialize(m, file = f)",
+    "expected <- c(sum(t(m) * 2), sum(m[2:100, ]))",
+    "rm(m); invisible(gc())",
+    "x <- lazy_file(f)",
+    "peak <- function() as.numeric(gsub('[^0-9]', '',",
+    "  grep('^VmHWM', readLines('/proc/self/status'), value = TRUE))) / 1024",
+    "cat('5', file = '/proc/self/clear_refs'); before <- peak()",
+    "got <- c(sum(t(x) * 2), sum(x[2:100, ]))",
+    "cat(peak() - before, identical(got, expected), '\\n')"
+  ))
+  expect_lt(as.numeric(got[1]), 100)  # through the mapping: over 200
+  expect_identical(got[2], "TRUE")
+})
+
+test_that("staged values are computed a chunk at a time, with base R's bits", {
+  skip_on_cran()
+  engine_counters <- function() .Call(gufunc:::C_test_engine_counters, TRUE)
+  set.seed(5)
+  v <- runif(1e7) - 0.5  # 80 MB: over the 64 MB a chunk of staged values may take
+  engine_counters()
+  expect_identical(sum(cumsum(lazy(v))), sum(cumsum(v)))
+  expect_lt(engine_counters()[[2]], 8e7)
+  expect_identical(mean(cumsum(lazy(v)) * 2), mean(cumsum(v) * 2))  # two passes
+  expect_identical(materialize(cummax(lazy(v)) - lazy(v)), cummax(v) - v)
+  expect_lt(engine_counters()[[2]], 8e7 + 1)  # the result itself
+})
+
+test_that("outer() with one lazy operand repeats the other as a view", {
+  x <- runif(7)
+  y <- lazy(runif(3e4))
+  for (f in list("*", "-", function(a, b) a / b)) {
+    o <- outer(x, y, f)
+    expect_true(is_lazy(o))
+    expect_identical(materialize(o), outer(x, materialize(y), f))
+    expect_identical(materialize(outer(y, x, f)), outer(materialize(y), x, f))
+  }
+  plan <- capture.output(print(lazy_plan(outer(x, y, "-"))))
+  expect_length(grep("^  x[0-9]+: .*view", plan), 2)
+})
