@@ -44,7 +44,9 @@ rep_view <- function(x, args) {
   }
   if (!whole(times) || !whole(each) || (times > 1 && each > 1)) return(NULL)
   if (n * times * each < max(lazy_min_length(), 2)) return(NULL)
-  .Call(C_lazy_rep_view, materialize(x), times, each)
+  view <- .Call(C_lazy_rep_view, x, times, each)  # NULL: not a view of plain values
+  if (is.null(view)) view <- .Call(C_lazy_rep_view, materialize(x), times, each)
+  view
 }
 
 #' @export

@@ -16,12 +16,14 @@ x_file <- file.path(dir, sprintf("views_x_%d.npy", side))
 g_file <- file.path(dir, sprintf("views_g_%d.npy", side))
 n <- as.double(side) * side
 if (!file.exists(m_file)) {
-  materialize(array(cos(lazy(seq_len(n)) * 1e-3), c(side, side)), file = m_file)
+  invisible(materialize(array(cos(lazy(seq_len(n)) * 1e-3), c(side, side)), file = m_file))
 }
-if (!file.exists(x_file)) materialize(sin(lazy(seq_len(n)) * 1e-3) * 20 + 280, file = x_file)
+if (!file.exists(x_file)) {
+  invisible(materialize(sin(lazy(seq_len(n)) * 1e-3) * 20 + 280, file = x_file))
+}
 if (!file.exists(g_file)) {  # 3 x 3 matrices for gu_det()
-  materialize(array(cos(lazy(seq_len(9 * floor(n / 9))) * 1e-3), c(3, 3, floor(n / 9))),
-              file = g_file)
+  g <- array(cos(lazy(seq_len(9 * floor(n / 9))) * 1e-3), c(3, 3, floor(n / 9)))
+  invisible(materialize(g, file = g_file))
 }
 
 cases <- c(

@@ -45,6 +45,21 @@ test_that("every view of a file reads the values of the same view in memory", {
   }
 })
 
+test_that("rep() of a slice of a file repeats the file's values, not a copy", {
+  skip_on_os("windows")
+  d <- tempfile()
+  dir.create(d)
+  on.exit(unlink(d, recursive = TRUE))
+  v <- runif(5e4)
+  x <- lazy_file(npy_of(v, d))
+  for (r in list(rep(x[2:40000], each = 3), rep(x[2:40000], times = 2))) {
+    expect_true(is_lazy(r))
+    expect_match(capture.output(print(lazy_plan(r))), "from file", all = FALSE)
+  }
+  expect_identical(materialize(rep(x[2:40000], each = 3) * 2), rep(v[2:40000], each = 3) * 2)
+  expect_identical(materialize(rep(x[2:40000], times = 2)), rep(v[2:40000], times = 2))
+})
+
 test_that("a transposed file of bytes is widened to logicals", {
   skip_on_os("windows")
   f <- tempfile(fileext = ".npy")
