@@ -1,5 +1,5 @@
 # Views of file-backed values that read across the file (t(x), x[i:j, ], rev(x),
-# rep()) and reductions over a scan or a gufunc of a file: the peak resident memory
+# rep()), reductions over a scan or a gufunc of a file, and matmul() of a file: the peak resident memory
 # each one adds, against the size of the file, and its time. Each case runs in a
 # fresh R process (peak: VmHWM, reset just before the call), `reps` times, medians.
 # Usage: Rscript inst/benchmarks/file_views.R [dir] [side] [reps]
@@ -30,6 +30,7 @@ cases <- c(
   "sum(t(m) * 2)", "sum(m[2:100, ])", "sum(m[-1, ] * 2)", "sum(m[5, ])",
   "sum(rev(x))", "sum(rep(x[1:(length(x) / 4)], each = 3))",
   "sum(rowSums(t(m)))", "sum(cumsum(x))", "mean(cumsum(x) * 2)", "sum(gu_det(g))",
+  "sum(matmul(m, v))",
   sprintf("materialize(t(m), file = '%s')", file.path(dir, "views_out.npy"))
 )
 
@@ -40,6 +41,7 @@ child <- function(expr) {
     "suppressMessages(library(gufunc))",
     sprintf("m <- lazy_file('%s'); x <- lazy_file('%s'); g <- lazy_file('%s')",
             m_file, x_file, g_file),
+    sprintf("v <- cos(seq_len(%d))", side),
     "hwm <- function() as.numeric(gsub('[^0-9]', '',",
     "  grep('^VmHWM', readLines('/proc/self/status'), value = TRUE))) / 1024",
     "invisible(gc()); cat('5', file = '/proc/self/clear_refs'); before <- hwm()",

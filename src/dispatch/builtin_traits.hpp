@@ -57,6 +57,10 @@ enum BuiltinFlag : unsigned {
 enum KernelSetFlag : unsigned {
   // An IEEE double product that a trailing sum or mean may compute itself.
   kFoldsIntoSum = 1u,
+  // A "(m,n),(n,p)->(m,p)" kernel whose output row i reads only row i of its first
+  // operand (matmul): a first operand read from a file may be computed a block of
+  // rows at a time (engine/row_blocks.hpp), with the same bits.
+  kRowsIndependent = 2u,
 };
 
 struct BuiltinTraits {

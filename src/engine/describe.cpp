@@ -12,6 +12,7 @@
 #include "engine/block_size.hpp"
 #include "engine/evaluate.hpp"
 #include "engine/mapped_file.hpp"
+#include "engine/row_blocks.hpp"
 
 namespace gufunc {
 namespace engine {
@@ -100,7 +101,11 @@ class Describer {
               "the scan's input is computed block by block on all threads, in block scratch; "
               "one thread carries the scan through the blocks in index order");
         }
-        if (b.code[i].op == Op::Gufunc) {
+        if (b.code[i].op == Op::Gufunc && splits_by_rows(*b.code[i].node)) {
+          kernel.notes.push_back(
+              "its first operand is a long file: computed a block of its rows at a time, each "
+              "read into memory of its own (the same bits)");
+        } else if (b.code[i].op == Op::Gufunc) {
           kernel.notes.push_back("runs in blocks of " +
                                  std::to_string(block_iterations(b, root, elements)) +
                                  " loop iterations; element-wise producers of its operands run "

@@ -12,6 +12,7 @@
 #include "engine/evaluate.hpp"
 #include "engine/mapped_file.hpp"
 #include "engine/reduce_kernel.hpp"
+#include "engine/row_blocks.hpp"
 #include "engine/scan_kernel.hpp"
 #include "engine/shared_views.hpp"
 #include "engine/staged_values.hpp"
@@ -151,7 +152,9 @@ unsigned evaluate_gufunc(const NodePtr& root, intptr_t begin, intptr_t end, char
     whole.resize(static_cast<size_t>((i1 - i0) * core) * es);
     target = whole.data();
   }
-  const unsigned warnings = run_root(root, i0, i1, target, options);
+  const unsigned warnings = i0 == 0 && i1 == 1 && splits_by_rows(*root)
+                                ? evaluate_by_rows(root, target, options)
+                                : run_root(root, i0, i1, target, options);
   if (target != out) {
     std::memcpy(out, target + static_cast<size_t>(begin - i0 * core) * es,
                 static_cast<size_t>(end - begin) * es);

@@ -154,3 +154,29 @@ test_that("outer() with one lazy operand repeats the other as a view", {
   plan <- capture.output(print(lazy_plan(outer(x, y, "-"))))
   expect_length(grep("^  x[0-9]+: .*view", plan), 2)
 })
+
+test_that("matmul() of a long file is computed a block of rows at a time", {
+  skip_on_cran()
+  skip_on_os("windows")
+  engine_counters <- function() .Call(gufunc:::C_test_engine_counters, TRUE)
+  f <- tempfile(fileext = ".npy")
+  on.exit(unlink(f))
+  set.seed(9)
+  m <- matrix(runif(3000 * 3000) - 0.5, 3000)  # 72 MB: over the 64 MB that splits
+  m[sample(length(m), 20)] <- c(NA, NaN, Inf, -Inf)
+  materialize(m, file = f)
+  x <- lazy_file(f)
+  v <- runif(3000)
+  b <- matrix(rnorm(3000 * 3), 3000)
+  expect_match(capture.output(print(lazy_plan(matmul(x, v)))), "a block of its rows",
+               all = FALSE)
+  expect_no_match(capture.output(print(lazy_plan(matmul(lazy(m), v)))), "a block of its rows")
+  for_threads({
+    engine_counters()
+    expect_identical(materialize(matmul(x, v)), materialize(matmul(m, v)))
+    expect_identical(materialize(matmul(x, b)), materialize(matmul(m, b)))
+    expect_lt(engine_counters()[[2]], 64e6)  # a block of rows, not the whole file
+    expect_identical(materialize(matmul(t(x), b)), materialize(matmul(t(m), b)))
+    expect_identical(materialize(matmul(x[-1, ], b)), materialize(matmul(m[-1, ], b)))
+  })
+})
