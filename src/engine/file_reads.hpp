@@ -8,7 +8,8 @@
 //   tile of up to 16 MB: many of its columns, one pread() per row;
 // - other scattered elements come through a per-thread cache of 512-byte lines of
 //   the file (16 MB), each read with one pread(), so neighbouring reads share them.
-// Resident memory stays bounded by the block scratch, the tiles and the line caches.
+// Resident memory stays bounded by the block scratch, the tiles and the line caches
+// (file_caches.hpp), which are freed when the last file is unmapped.
 #pragma once
 
 #include <cstdint>

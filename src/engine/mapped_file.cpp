@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "abi/error.hpp"
+#include "engine/file_caches.hpp"
 #include "engine/graph.hpp"
 
 #ifndef _WIN32
@@ -159,6 +160,7 @@ MappedFile::~MappedFile() {
     if (registry().erase(this) > 0) mapped_count.fetch_sub(1);
   }
   epoch.fetch_add(1, std::memory_order_acq_rel);
+  if (!any_mapped_file()) release_file_caches();  // no file left to read
   if (base_ != nullptr) munmap(base_, static_cast<size_t>(mapped_));
   if (fd_ >= 0) ::close(fd_);
 }

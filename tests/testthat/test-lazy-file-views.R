@@ -116,17 +116,20 @@ test_that("a transposed or sliced read across a large file keeps memory bounded"
     sprintf("f <- '%s'", f),
     "m <- matrix(as.double(seq_len(2.5e7)), 2500)",  # 200 MB
     "materialize(m, file = f)",
-    "expected <- c(sum(t(m) * 2), sum(m[2:100, ]))",
+    "expected <- c(sum(t(m) * 2), sum(m[2:100, ]), sum(m[7, ]))",
     "rm(m); invisible(gc())",
     "x <- lazy_file(f)",
     "peak <- function() as.numeric(gsub('[^0-9]', '',",
     "  grep('^VmHWM', readLines('/proc/self/status'), value = TRUE))) / 1024",
-    "cat('5', file = '/proc/self/clear_refs'); before <- peak()",
-    "got <- c(sum(t(x) * 2), sum(x[2:100, ]))",
-    "cat(peak() - before, identical(got, expected), '\\n')"
+    rss_lines,
+    "cat('5', file = '/proc/self/clear_refs'); before <- peak(); resident <- rss_mb()",
+    "got <- c(sum(t(x) * 2), sum(x[2:100, ]), sum(x[7, ]))",
+    "rm(x); invisible(gc())",  # the last file unmapped: the read caches are freed
+    "cat(peak() - before, identical(got, expected), rss_mb() - resident, '\\n')"
   ))
   expect_lt(as.numeric(got[1]), 100)  # through the mapping: over 200
   expect_identical(got[2], "TRUE")
+  expect_lt(as.numeric(got[3]), 12)  # the tiles and line caches (16 MB each) are gone
 })
 
 test_that("staged values are computed a chunk at a time, with base R's bits", {
