@@ -255,11 +255,11 @@ __attribute__((noinline)) T computed_elt(SEXP x, R_xlen_t i) {
 
 template <class T>
 T lazy_elt(SEXP x, R_xlen_t i) {
-  SEXP holder = R_altrep_data1(x);
-  if (holder == elt_cache.holder) return reinterpret_cast<const T*>(elt_cache.data)[i];
-  const char* data = static_cast<const LazyState*>(R_ExternalPtrAddr(holder))->values_data;
+  if (x == elt_cache.vector) return reinterpret_cast<const T*>(elt_cache.data)[i];
+  const char* data =
+      static_cast<const LazyState*>(R_ExternalPtrAddr(R_altrep_data1(x)))->values_data;
   if (data == nullptr) return computed_elt<T>(x, i);
-  elt_cache = EltCache{holder, data};
+  elt_cache = EltCache{x, data};
   return reinterpret_cast<const T*>(data)[i];
 }
 

@@ -70,13 +70,14 @@ inline LazyState& state_of(SEXP x) {
 // The cached plain values of lazy vector x, or R_NilValue.
 inline SEXP values_of(SEXP x) { return VECTOR_ELT(R_altrep_data2(x), kValuesSlot); }
 
-// The data of the last lazy vector whose values R read through Elt, and the
-// external pointer holding its state (lazy_altrep.cpp): R's loops over a value (its
-// subassignment reads the value one element at a time) then take each element
-// without two calls into R. Forgotten when values change and when the state is
-// finalized: R keeps the external pointer until then, so no other vector has it.
+// The data of the last lazy vector whose values R read through Elt, and that vector
+// (lazy_altrep.cpp): R's loops over a value (its subassignment reads the value one
+// element at a time) then take each element without a call into R. Forgotten when
+// values change, when a state is finalized and when a lazy vector is made
+// (wrap_lazy_state): a vector at the address of a dead one is a new lazy vector
+// (R calls Elt only on vectors of gufunc's classes, which only gufunc makes).
 struct EltCache {
-  SEXP holder = nullptr;
+  SEXP vector = nullptr;
   const char* data = nullptr;
 };
 extern EltCache elt_cache;

@@ -28,7 +28,7 @@ SEXP lazy_class_string() {
 }
 
 void finalize_state(SEXP ptr) {
-  if (elt_cache.holder == ptr) elt_cache = EltCache();
+  elt_cache = EltCache();
   delete static_cast<LazyState*>(R_ExternalPtrAddr(ptr));
   R_ClearExternalPtr(ptr);
 }
@@ -104,6 +104,7 @@ SEXP wrap_lazy_state(LazyState state, SEXP leaves) {
   });
   owned.release();  // the external pointer's finalizer owns it now
   SEXP x = r_call([&] { return R_new_altrep(cls, ptr, slots); });
+  elt_cache = EltCache();  // x may have the address of a vector R collected
   UNPROTECT(2);
   return x;
 }

@@ -127,6 +127,18 @@ test_that("base R's subassignment reads the values of many lazy vectors element 
       invisible(gc())
     }
   }
+  # Lazy vectors collected one after the other: a new one may get the address of
+  # the last one read (the remembered data are forgotten when a lazy vector is made).
+  w <- runif(20000)
+  b <- numeric(20000)
+  for (k in 1:100) {
+    v <- lazy(w) + k
+    materialize(v)
+    b[] <- v
+    expect_identical(b, w + k)
+    rm(v)
+    invisible(gc(full = FALSE))
+  }
   # A duplicate of a materialized value shares its values until C code writes into
   # it: the written copy and the original each read their own values.
   m <- lazy(u) + 1
