@@ -2,7 +2,6 @@
 #include "engine/batch.hpp"
 
 #include <algorithm>
-#include <climits>
 #include <cstring>
 #include <map>
 #include <tuple>
@@ -171,7 +170,7 @@ class Linearizer {
     v.c_double = n->scalar_double;
     v.c_int = n->scalar_int;
     if (t == GUFUNC_DOUBLE && n->dtype != GUFUNC_DOUBLE) {
-      v.c_double = n->scalar_int == INT_MIN ? rsem::na_real() : n->scalar_int;
+      v.c_double = rsem::int_to_double(n->scalar_int);
     }
     return add_value(v);
   }

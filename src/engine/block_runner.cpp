@@ -2,7 +2,6 @@
 #include "engine/block_runner.hpp"
 
 #include <algorithm>
-#include <climits>
 #include <cstring>
 
 #include "dispatch/apply.hpp"
@@ -188,7 +187,7 @@ void BlockRunner::cast_to_double(const char* src, intptr_t step, double* dst, in
   for (intptr_t i = 0; i < n; ++i) {
     int x;
     std::memcpy(&x, src + i * step, sizeof x);
-    dst[i] = x == INT_MIN ? rsem::na_real() : static_cast<double>(x);
+    dst[i] = rsem::int_to_double(x);
   }
 }
 

@@ -21,16 +21,14 @@ T load(const char* in, intptr_t step, intptr_t i) {
   return v;
 }
 
-// A double as R's coerceVector() makes it from an integer (NA to NA_real_).
-double int_as_double(int v) { return v == INT_MIN ? rsem::na_real() : static_cast<double>(v); }
-
 // cumsum, cumprod of doubles (Multiply: cumprod), or of integers read as doubles
 // (cumprod only): R's `sum += rx[i]; rs[i] = (double) sum;` in a long double.
 template <bool Write, bool Multiply, bool FromInt>
 void carry_long_double(const char* in, intptr_t step, intptr_t n, double* out, long double* t) {
   long double total = *t;
   for (intptr_t i = 0; i < n; ++i) {
-    const double x = FromInt ? int_as_double(load<int>(in, step, i)) : load<double>(in, step, i);
+    const double x =
+        FromInt ? rsem::int_to_double(load<int>(in, step, i)) : load<double>(in, step, i);
     if (Multiply) {
       total *= x;
     } else {

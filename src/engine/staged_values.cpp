@@ -2,7 +2,6 @@
 #include "engine/staged_values.hpp"
 
 #include <algorithm>
-#include <climits>
 #include <string>
 #include <vector>
 
@@ -79,7 +78,7 @@ unsigned resolve_staged(Batch* b, intptr_t begin, intptr_t end, const EvalOption
       std::vector<int> ints(count);
       warnings |= evaluate(shared, from, to, reinterpret_cast<char*>(ints.data()), options);
       double* d = reinterpret_cast<double*>(buffer.data());
-      for (size_t i = 0; i < count; ++i) d[i] = ints[i] == INT_MIN ? rsem::na_real() : ints[i];
+      for (size_t i = 0; i < count; ++i) d[i] = rsem::int_to_double(ints[i]);
     }
     v.staged = buffer.data();
     v.stage_begin = from;

@@ -22,6 +22,10 @@ inline double na_real() {
   return x;
 }
 
+// A double as R's coerceVector() makes it from an integer or logical: NA (INT_MIN)
+// becomes NA_real_.
+inline double int_to_double(int v) { return v == INT32_MIN ? na_real() : static_cast<double>(v); }
+
 // R's ISNA().
 inline bool is_na_real(double x) {
   if (!std::isnan(x)) return false;
