@@ -119,12 +119,22 @@ const char* cached_bytes(LineCache& c, const View& v, uint64_t file, intptr_t of
 }
 
 const Tile& tile_for(const View& v, intptr_t column) {
-  thread_local Tile t;
+  thread_local Tile tiles[kTileViews];
+  thread_local uint32_t clock = 0;
   const uint64_t now = mapping_epoch();
-  if (t.count > 0 && t.epoch == now && t.data == v.data && t.row_stride == v.row_stride &&
-      t.rows == v.rows && column >= t.first && column < t.first + t.count) {
-    return t;
+  // The view's tile (read again where it does not hold the column), else the one
+  // used longest ago.
+  Tile* slot = &tiles[0];
+  for (Tile& t : tiles) {
+    if (t.of(v, now)) {
+      slot = &t;
+      break;
+    }
+    if (t.used < slot->used) slot = &t;
   }
+  Tile& t = *slot;
+  t.used = ++clock;
+  if (t.of(v, now) && column >= t.first && column < t.first + t.count) return t;
   const intptr_t stored = v.bytes ? 1 : static_cast<intptr_t>(dtype_size(v.dtype));
   const intptr_t columns = v.length / v.rows;
   const intptr_t per = std::max<intptr_t>(

@@ -103,6 +103,13 @@ struct Tile {
   intptr_t row_stride = 0, rows = 0;
   intptr_t first = 0, count = 0;  // count 0: nothing read
   PageBuffer values;              // as stored
+  uint32_t used = 0;              // when a read last took it, for replacement
+
+  // Whether this is a tile of the view `v` (read in epoch `now`).
+  bool of(const View& v, uint64_t now) const {
+    return count > 0 && epoch == now && data == v.data && row_stride == v.row_stride &&
+           rows == v.rows;
+  }
 
   Tile() { enlist(this, true); }
   ~Tile() { enlist(this, false); }
@@ -125,7 +132,10 @@ const char* cached_bytes(LineCache& c, const View& v, uint64_t file, intptr_t of
                          intptr_t stored);
 
 // This thread's tile of `v` (a strided view whose columns are consecutive in the
-// file) holding column `column`.
+// file) holding column `column`. A thread keeps a tile for each of up to kTileViews
+// views, so an expression of several transposed files (t(x) * t(y)) does not read
+// one view's tile again for every block of the other.
+const int kTileViews = 4;
 const Tile& tile_for(const View& v, intptr_t column);
 
 // Frees the memory of every thread's tile and line cache (they are made again when

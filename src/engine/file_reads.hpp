@@ -4,8 +4,9 @@
 // (t(m), m[i, ]) makes every page of the file resident at once. Instead:
 // - runs of consecutive elements (a view's columns, rev(x) backwards) are read with
 //   one pread() each;
-// - a transposed view (t(m)) read a column or more at a time comes from a per-thread
-//   tile of up to 16 MB: many of its columns, one pread() per row;
+// - a transposed view (t(m)) read a column or more at a time comes from a tile of
+//   up to 16 MB (one per view, up to four, per thread): many of its columns, one
+//   pread() per row;
 // - other scattered elements come through a per-thread cache of 512-byte lines of
 //   the file (16 MB), each read with one pread(), so neighbouring reads share them.
 // Resident memory stays bounded by the block scratch, the tiles and the line caches

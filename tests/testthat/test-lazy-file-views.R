@@ -60,6 +60,25 @@ test_that("rep() of a slice of a file repeats the file's values, not a copy", {
   expect_identical(materialize(rep(x[2:40000], times = 2)), rep(v[2:40000], times = 2))
 })
 
+test_that("expressions of several transposed files read each from its own tiles", {
+  skip_on_os("windows")
+  d <- tempfile()
+  dir.create(d)
+  on.exit(unlink(d, recursive = TRUE))
+  set.seed(4)
+  ms <- lapply(1:5, function(k) matrix(rnorm(400 * 300), 400))
+  xs <- lapply(ms, function(m) lazy_file(npy_of(m, d)))
+  old <- options(gufunc.block_size = 1000L)  # blocks of a few columns of each
+  on.exit(options(old), add = TRUE)
+  for_threads({
+    expect_identical(materialize(t(xs[[1]]) * t(xs[[2]])), t(ms[[1]]) * t(ms[[2]]))
+    # Five views: more than the tiles a thread keeps, each replaced in turn.
+    expect_identical(
+      materialize(t(xs[[1]]) + t(xs[[2]]) + t(xs[[3]]) + t(xs[[4]]) + t(xs[[5]])),
+      t(ms[[1]]) + t(ms[[2]]) + t(ms[[3]]) + t(ms[[4]]) + t(ms[[5]]))
+  })
+})
+
 test_that("a transposed file of bytes is widened to logicals", {
   skip_on_os("windows")
   f <- tempfile(fileext = ".npy")
