@@ -4,9 +4,9 @@
 #' a lazy value over it. Expressions, reductions and gufuncs over it are deferred as
 #' for any lazy value, and when they are computed the engine streams the file block
 #' by block: blocks are read with `pread()` (a transposed view such as `t(x)`
-#' through a small cache of lines of the file), and what a gufunc reads through the
-#' mapping is released after use, so memory stays bounded by the blocks, not by the
-#' file.
+#' through small per-thread caches of the file), and what a gufunc reads through
+#' the mapping is released after use, so memory stays bounded by the blocks, not by
+#' the file.
 #' `materialize(x, file = )` streams a result into a new `.npy` file the same way.
 #'
 #' @section Files:

@@ -28,7 +28,8 @@ bool splits_by_rows(const Node& g) {
   const View& v = a.view;
   const bool file_view =
       a.kind == NodeKind::Input && v.file_fd >= 0 && v.each == 1 && !v.is_rolled() && a.length > 1;
-  return file_view && a.length > kSplitBytes / 8 && b.length <= kSplitBytes / 8;
+  const intptr_t stored = v.bytes ? 1 : static_cast<intptr_t>(dtype_size(v.dtype));
+  return file_view && a.length > kSplitBytes / stored && b.length <= kSplitBytes / 8;
 }
 
 unsigned evaluate_by_rows(const NodePtr& g, char* out, const EvalOptions& options) {
