@@ -33,7 +33,7 @@ BlockRunner::BlockRunner(const Batch& b, intptr_t begin, char* out,
     const bool gathered =
         view != nullptr &&
         (view->copied_only() ||
-         (val.node->length > 1 && (view->is_block() || view->each > 1 || reads_file(*view))));
+         (val.node->length > 1 && (view->is_block() || view->each > 1 || view->file_fd >= 0)));
     if (gathered) {
       gather_slot_[v] = first_free + static_cast<int>(gathered_++);
     }
@@ -102,7 +102,7 @@ char* BlockRunner::pointer(int v, intptr_t pos, intptr_t count, char* scratch, i
         return const_cast<char*>(view.data);
       }
       bool repeated = false;
-      if (!reads_file(view) && view.in_place(pos, count, &repeated)) {
+      if (view.in_place(pos, count, &repeated)) {
         if (repeated) *step = 0;
         return const_cast<char*>(view_element(view, pos, static_cast<size_t>(es)));
       }

@@ -279,18 +279,16 @@ ReduceResult reduce(const NodePtr& node, const EvalOptions& options) {
   const Reducer reducer(node->reduction, node->na_rm, child.dtype, options.sum_order);
   Fold fold{reducer, reducer.start()};
   WorkerOutcome outcome;
-  if (child.kind != NodeKind::Scalar && staged_chunk(b, child.length) == 0) {
-    warnings |= resolve_staged(&b, 0, child.length, options);
-    run_batch(b, *node, 0, child.length, nullptr, options, &fold, nullptr, &outcome);
-    check(outcome);
-  } else if (child.kind != NodeKind::Scalar) {
-    // Chunk by chunk, each pass (base R's mean makes two).
+  if (child.kind != NodeKind::Scalar) {
+    // In chunks, each pass goes over all of them (base R's mean makes two); in one
+    // range, the kernel makes both passes and may keep the values in between.
+    const bool chunked = staged_chunk(b, child.length) > 0;
     do {
       warnings |= run_staged_in_chunks(&b, 0, child.length, options, [&](intptr_t c0, intptr_t c1) {
-        run_batch(b, *node, c0, c1, nullptr, options, &fold, nullptr, &outcome, true);
+        run_batch(b, *node, c0, c1, nullptr, options, &fold, nullptr, &outcome, chunked);
         check(outcome);
       });
-    } while (fold.reducer.start_second_pass(&fold.state));
+    } while (chunked && fold.reducer.start_second_pass(&fold.state));
   } else {
     const char* data = child.dtype == GUFUNC_DOUBLE
                            ? reinterpret_cast<const char*>(&child.scalar_double)

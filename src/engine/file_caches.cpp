@@ -10,7 +10,6 @@
 #include <sys/mman.h>
 #endif
 
-#include "abi/error.hpp"
 #include "engine/mapped_file.hpp"
 
 namespace gufunc {
@@ -38,11 +37,6 @@ void enlist_in(Cache* cache, std::set<Cache*> CacheRegistry::*set, bool add) {
   } else {
     (caches().*set).erase(cache);
   }
-}
-
-[[noreturn]] void cut_short() {
-  throw Error("gufunc_file_changed_error",
-              "a file read by the evaluation was cut short while it ran");
 }
 
 }  // namespace
@@ -102,7 +96,7 @@ const char* cached_bytes(LineCache& c, const View& v, uint64_t file, intptr_t of
   for (int w = 0; w < kWays; ++w) {
     if (s.tag[w] == tag) {
       s.used[w] = ++c.clock;
-      if (within + stored > static_cast<intptr_t>(s.valid[w])) cut_short();
+      if (within + stored > static_cast<intptr_t>(s.valid[w])) file_cut_short();
       return c.lines.data() + (set * kWays + static_cast<size_t>(w)) * kLineBytes + within;
     }
     if (s.used[w] < s.used[victim]) victim = w;
@@ -114,7 +108,7 @@ const char* cached_bytes(LineCache& c, const View& v, uint64_t file, intptr_t of
       static_cast<uint32_t>(read_file_upto(v.file_fd, line * kLineBytes, kLineBytes, to));
   s.tag[victim] = tag;
   s.used[victim] = ++c.clock;
-  if (within + stored > static_cast<intptr_t>(s.valid[victim])) cut_short();
+  if (within + stored > static_cast<intptr_t>(s.valid[victim])) file_cut_short();
   return to + within;
 }
 

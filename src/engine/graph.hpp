@@ -121,11 +121,6 @@ inline const char* view_element(const View& view, intptr_t i, size_t size) {
 
 // Copies elements [begin, end) of `view` (a single element: repeated) to `out`.
 void read_view(const View& view, intptr_t begin, intptr_t end, char* out);
-// Whether `view` is a contiguous view of a mapped file longer than one element, or
-// of bytes (read with one pread() per block).
-inline bool reads_file(const View& view) {
-  return view.file_fd >= 0 && !view.is_block() && view.each == 1 && (view.length > 1 || view.bytes);
-}
 
 // The positions a subassignment writes: `columns` runs of `rows` consecutive
 // elements, the first run at `first`, each `step` elements after the previous one

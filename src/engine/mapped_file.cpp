@@ -44,6 +44,11 @@ std::string system_message() { return std::strerror(errno); }
 
 uint64_t mapping_epoch() { return epoch.load(std::memory_order_acquire); }
 
+void file_cut_short() {
+  throw Error("gufunc_file_changed_error",
+              "a file read by the evaluation was cut short while it ran");
+}
+
 bool any_mapped_file() { return mapped_count.load(std::memory_order_relaxed) > 0; }
 
 void release_mapped_pages() {
@@ -195,10 +200,7 @@ size_t read_file_upto(int fd, intptr_t offset, size_t bytes, char* out) {
 }
 
 void read_file(int fd, intptr_t offset, size_t bytes, char* out) {
-  if (read_file_upto(fd, offset, bytes, out) < bytes) {
-    throw Error("gufunc_file_changed_error",
-                "a file read by the evaluation was cut short while it ran");
-  }
+  if (read_file_upto(fd, offset, bytes, out) < bytes) file_cut_short();
 }
 
 void MappedFile::release_pages() const {

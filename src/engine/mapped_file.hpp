@@ -56,6 +56,8 @@ class MappedFile {
 // the page cache when the file is there). A read cut short (the file shrank under
 // the evaluation) throws gufunc_file_changed_error; any thread.
 void read_file(int fd, intptr_t offset, size_t bytes, char* out);
+// Throws the gufunc_file_changed_error of a read cut short.
+[[noreturn]] void file_cut_short();
 // As read_file(), but a read that meets the end of the file stops there: returns the
 // bytes read.
 size_t read_file_upto(int fd, intptr_t offset, size_t bytes, char* out);

@@ -36,18 +36,16 @@ template <class Run>
 unsigned run_staged_in_chunks(Batch* b, intptr_t from, intptr_t to, const EvalOptions& options,
                               Run run) {
   const intptr_t chunk = staged_chunk(*b, to - from);
-  if (chunk == 0) {
-    const unsigned warnings = resolve_staged(b, from, to, options);
-    run(from, to);
-    return warnings;
-  }
+  const intptr_t step = chunk > 0 ? chunk : std::max<intptr_t>(to - from, 1);
   unsigned warnings = 0;
-  for (intptr_t c0 = from; c0 < to; c0 += chunk) {
-    const intptr_t c1 = std::min(to, c0 + chunk);
+  intptr_t c0 = from;
+  do {  // (once for an empty range too: a reduction of no values still runs)
+    const intptr_t c1 = std::min(to, c0 + step);
     b->shared_values.clear();  // the last chunk's
     warnings |= resolve_staged(b, c0, c1, options);
     run(c0, c1);
-  }
+    c0 = c1;
+  } while (c0 < to);
   return warnings;
 }
 
