@@ -61,6 +61,11 @@ enum KernelSetFlag : unsigned {
   // operand (matmul): a first operand read from a file may be computed a block of
   // rows at a time (engine/row_blocks.hpp), with the same bits.
   kRowsIndependent = 2u,
+  // A "(m,n),(n,p)->(m,p)" kernel each of whose output elements is 0.0 plus its
+  // products in the order of n, rounded to double at each step (matmul): operands
+  // read from a file may be computed a block of n at a time, each block starting from
+  // the sums so far (engine/contraction_blocks.hpp), with the same bits.
+  kSumsInIndexOrder = 4u,
 };
 
 struct BuiltinTraits {

@@ -10,6 +10,7 @@
 #include "engine/batch.hpp"
 #include "engine/block_iterations.hpp"
 #include "engine/block_size.hpp"
+#include "engine/contraction_blocks.hpp"
 #include "engine/evaluate.hpp"
 #include "engine/mapped_file.hpp"
 #include "engine/row_blocks.hpp"
@@ -88,6 +89,8 @@ class Describer {
     int result = b.result >= 0 ? global_value(b, b.result, &ids) : -1;
     if (b.code.empty()) return produced_[&root] = result;
     const size_t elements = block_elements(batch_streams(b), options_.block_size);
+    // A product split into blocks reads its operands block by block, not whole first.
+    const bool split = splits_by_rows(root) || splits_by_contraction(root);
     for (size_t k = 0; k < b.kernel_starts.size(); ++k) {
       PlanKernel kernel;
       const size_t first = b.kernel_starts[k];
@@ -105,6 +108,11 @@ class Describer {
           kernel.notes.push_back(
               "its first operand is a long file: computed a block of its rows at a time, each "
               "read into memory of its own (the same bits)");
+        } else if (b.code[i].op == Op::Gufunc && splits_by_contraction(*b.code[i].node)) {
+          kernel.notes.push_back(
+              "its operands are long in a file: computed a block of their shared dim at a time, "
+              "each read into memory of its own, the sums carried from block to block (the same "
+              "bits)");
         } else if (b.code[i].op == Op::Gufunc) {
           kernel.notes.push_back("runs in blocks of " +
                                  std::to_string(block_iterations(b, root, elements)) +
@@ -114,7 +122,7 @@ class Describer {
       }
       if (k + 1 < b.kernel_starts.size()) {
         kernel.split_reason = b.split_reasons[k];
-      } else {
+      } else if (!split) {
         for (const std::string& why : b.stage_reasons) {
           kernel.notes.push_back("fusion stops: " + why);
         }

@@ -41,6 +41,23 @@ struct EvalOptions {
 // Thrown when EvalOptions::hooks.interrupted said stop.
 using gufunc::Interrupted;
 
+// `options` for the evaluation of a part of a larger whole (a block of a product's
+// rows): progress reports count from `done` to done + part of `total` (the whole's
+// units: rows, say), so that one report runs over all parts instead of starting
+// again at each.
+inline EvalOptions options_for_part(const EvalOptions& options, double done, double part,
+                                    double total) {
+  EvalOptions each = options;
+  if (options.hooks.progress && total > 0) {
+    const auto report = options.hooks.progress;
+    each.hooks.progress = [=](size_t d, size_t t) {
+      const double fraction = t ? static_cast<double>(d) / static_cast<double>(t) : 1;
+      report(static_cast<size_t>(done + fraction * part), static_cast<size_t>(total));
+    };
+  }
+  return each;
+}
+
 // Evaluates elements [begin, end) of `root` (a Map, Gufunc, Assign, Scan, Input or Scalar
 // node) into `out`, which holds end - begin values of root->dtype. A Scan computes
 // elements [0, begin) too, to carry its values to `begin`. Returns the GUFUNC_WARN_* bits;

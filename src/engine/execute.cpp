@@ -9,6 +9,7 @@
 #include "engine/block_iterations.hpp"
 #include "engine/block_runner.hpp"
 #include "engine/block_size.hpp"
+#include "engine/contraction_blocks.hpp"
 #include "engine/evaluate.hpp"
 #include "engine/mapped_file.hpp"
 #include "engine/reduce_kernel.hpp"
@@ -152,9 +153,14 @@ unsigned evaluate_gufunc(const NodePtr& root, intptr_t begin, intptr_t end, char
     whole.resize(static_cast<size_t>((i1 - i0) * core) * es);
     target = whole.data();
   }
-  const unsigned warnings = i0 == 0 && i1 == 1 && splits_by_rows(*root)
-                                ? evaluate_by_rows(root, target, options)
-                                : run_root(root, i0, i1, target, options);
+  unsigned warnings = 0;
+  const bool one = i0 == 0 && i1 == 1;
+  if (one && splits_by_rows(*root)) {
+    warnings = evaluate_by_rows(root, target, options);
+  } else if (!(one && splits_by_contraction(*root) &&
+               evaluate_by_contraction(root, target, options, &warnings))) {
+    warnings |= run_root(root, i0, i1, target, options);
+  }
   if (target != out) {
     std::memcpy(out, target + static_cast<size_t>(begin - i0 * core) * es,
                 static_cast<size_t>(end - begin) * es);

@@ -15,14 +15,16 @@ const intptr_t kSplitBytes = intptr_t(64) << 20;     // a first operand larger t
 const intptr_t kRowBlockBytes = intptr_t(32) << 20;  // rows of it read at a time
 }  // namespace
 
-bool splits_by_rows(const Node& g) {
+bool one_matrix_product(const Node& g, unsigned flag) {
   if (g.kind != NodeKind::Gufunc || g.children.size() != 2 || !g.apply) return false;
-  if ((g.function->set_flags(g.match.index) & kRowsIndependent) == 0) return false;
+  if ((g.function->set_flags(g.match.index) & flag) == 0) return false;
   const ResolvedShape& s = g.apply->shape;
-  if (s.loop_length != 1 || s.arg_core_sizes.size() < 3 || s.arg_core_sizes[0].size() != 2 ||
-      s.arg_core_sizes[1].size() != 2) {
-    return false;
-  }
+  return s.loop_length == 1 && s.arg_core_sizes.size() >= 3 && s.arg_core_sizes[0].size() == 2 &&
+         s.arg_core_sizes[1].size() == 2;
+}
+
+bool splits_by_rows(const Node& g) {
+  if (!one_matrix_product(g, kRowsIndependent)) return false;
   const Node& a = *g.children[0];
   const Node& b = *g.children[1];
   const View& v = a.view;
@@ -56,7 +58,9 @@ unsigned evaluate_by_rows(const NodePtr& g, char* out, const EvalOptions& option
     const NodePtr part =
         make_gufunc(g->function, {make_input(v), g->children[1]}, {{rows, n}, {n, p}}, g->origin);
     block.resize(static_cast<size_t>(rows * p) * es);
-    warnings |= evaluate(part, 0, rows * p, block.data(), options);
+    warnings |= evaluate(part, 0, rows * p, block.data(),
+                         options_for_part(options, static_cast<double>(r0),
+                                          static_cast<double>(rows), static_cast<double>(m)));
     for (intptr_t k = 0; k < p; ++k) {
       std::memcpy(out + static_cast<size_t>(k * m + r0) * es,
                   block.data() + static_cast<size_t>(k * rows) * es,

@@ -13,6 +13,10 @@
 namespace gufunc {
 namespace engine {
 
+// Whether `g` is one loop iteration of a gufunc over two matrices ("(m,n),(n,p)")
+// whose kernel set declares `flag` (dispatch/builtin_traits.hpp).
+bool one_matrix_product(const Node& g, unsigned flag);
+
 // Whether gufunc node `g` is computed by blocks of rows: one loop iteration of a
 // kRowsIndependent kernel, a first operand of more than 64 MB viewed in a file and
 // a second of at most that.

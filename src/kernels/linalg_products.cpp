@@ -152,9 +152,10 @@ int inner_loop(char** args, const intptr_t* dims, const intptr_t* steps, void*) 
 void register_linalg_product_kernels(Table& table) {
   table.add_kernel(
       linalg::linalg_init("matmul", "double(m,n), double(n,p) -> double(m,p)", matmul_loop));
-  // Each element sums its row's products in index order, whatever the other rows.
+  // Each element sums its row's products in index order, from 0.0, whatever the
+  // other rows: every loop above adds them one at a time into a double.
   Function& matmul = *table.find("matmul");
-  matmul.add_set_flags(matmul.size() - 1, kRowsIndependent);
+  matmul.add_set_flags(matmul.size() - 1, kRowsIndependent | kSumsInIndexOrder);
   table.add_kernel(linalg::linalg_init("inner", "double(n), double(n) -> double()", inner_loop));
 }
 

@@ -202,3 +202,34 @@ test_that("matmul() of a long file is computed a block of rows at a time", {
     expect_identical(materialize(matmul(x[-1, ], b)), materialize(matmul(m[-1, ], b)))
   })
 })
+
+test_that("matmul(t(x), x) of a tall file is computed a block of its shared dim at a time", {
+  skip_on_cran()
+  skip_on_os("windows")
+  engine_counters <- function() .Call(gufunc:::C_test_engine_counters, TRUE)
+  f <- tempfile(fileext = ".npy")
+  on.exit(unlink(f))
+  set.seed(10)
+  m <- matrix(rnorm(600000 * 8), ncol = 8)  # both operands 77 MB: over the 64 MB that splits
+  materialize(m, file = f)
+  x <- lazy_file(f)
+  y <- matrix(runif(600000 * 3), ncol = 3)
+  expect_match(capture.output(print(lazy_plan(matmul(t(x), x)))), "the sums carried",
+               all = FALSE)
+  expect_no_match(capture.output(print(lazy_plan(matmul(t(x), x)))), "copied whole")
+  expect_no_match(capture.output(print(lazy_plan(matmul(t(lazy(m)), m)))), "the sums carried")
+  for_threads({
+    engine_counters()
+    expect_identical(materialize(matmul(t(x), x)), materialize(matmul(t(m), m)))
+    expect_lt(engine_counters()[[2]], 30e6)  # blocks, not the whole file
+    expect_identical(materialize(matmul(t(x), y)), materialize(matmul(t(m), y)))
+    expect_identical(materialize(matmul(t(x[-1, ]), x[-1, 2:5])),
+                     materialize(matmul(t(m[-1, ]), m[-1, 2:5])))
+  })
+  # A sum that is not finite after a block would spoil its row: computed whole.
+  m[c(3, 500000), c(2, 5)] <- c(Inf, NA, -Inf, NaN)
+  materialize(m, file = f)
+  x <- lazy_file(f)
+  expect_identical(materialize(matmul(t(x), x)), materialize(matmul(t(m), m)))
+  expect_identical(materialize(matmul(t(x), y)), materialize(matmul(t(m), y)))
+})
