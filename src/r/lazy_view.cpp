@@ -15,11 +15,14 @@
 #include <vector>
 
 #include "dispatch/apply.hpp"
+#include "engine/graph.hpp"
+#include "engine/mapped_file.hpp"
 #include "engine/shared_views.hpp"
 #include "r/call_registry.hpp"
 #include "r/guard.hpp"
 #include "r/lazy_altrep.hpp"
 #include "r/lazy_state.hpp"
+#include "r/output_alloc.hpp"
 #include "r/r_arrays.hpp"
 #include "r/subscript_pick.hpp"
 #include "r/view_pushdown.hpp"
@@ -231,6 +234,16 @@ SEXP view_of(SEXP x, R_xlen_t length, bool compute, SEXP min_length, SEXP attrib
     viewed = build(use.node);
   }
   if (!viewed) return R_NilValue;
+  if (small && viewed->kind == engine::NodeKind::Input) {
+    // Values at hand (a column of lazy(m)): copied straight out of them, with no
+    // lazy vector and no evaluation to set up (a loop of m[, j] makes many).
+    engine::check_mapped_inputs(*viewed);  // a file changed since: an error, as evaluations
+    SEXP out = PROTECT(alloc_output(sexptype_of(viewed->dtype), length));
+    if (length > 0) engine::read_view(viewed->view, 0, length, static_cast<char*>(data_of(out)));
+    set_plain_attributes(out, attributes);
+    UNPROTECT(1);
+    return out;
+  }
   PROTECT(use.leaves);
   SEXP out = PROTECT(new_lazy_vector(std::move(viewed), use.leaves, attributes));
   state_of(out).warned = state_of(x).warned;  // the value's warnings, raised once
