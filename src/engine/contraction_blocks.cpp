@@ -4,11 +4,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "dispatch/builtin_traits.hpp"
 #include "engine/gufunc_step.hpp"
 #include "engine/row_blocks.hpp"
 #include "engine/scratch_buffer.hpp"
+#include "kernels/r_summary.hpp"
 
 namespace gufunc {
 namespace engine {
@@ -27,8 +29,22 @@ double block_terms(double m, double p) {
                   kMinTermsPerCarried * p);
 }
 
-bool double_view(const Node& a) {
-  return a.kind == NodeKind::Input && a.dtype == GUFUNC_DOUBLE && !a.view.copied_only();
+// An operand read from memory or a file: doubles, or integers and logicals that
+// matmul reads as doubles (as R's as.double()).
+bool input_operand(const Node& a) {
+  return a.kind == NodeKind::Input &&
+         (a.dtype == GUFUNC_DOUBLE || a.dtype == GUFUNC_INTEGER || a.dtype == GUFUNC_LOGICAL);
+}
+
+// Elements [begin, end) of input `a` as doubles into `out`.
+void read_doubles(const Node& a, intptr_t begin, intptr_t end, double* out) {
+  if (a.dtype == GUFUNC_DOUBLE) {
+    read_view(a.view, begin, end, reinterpret_cast<char*>(out));
+    return;
+  }
+  std::vector<int> values(static_cast<size_t>(end - begin));
+  read_view(a.view, begin, end, reinterpret_cast<char*>(values.data()));
+  for (size_t i = 0; i < values.size(); ++i) out[i] = rsem::int_to_double(values[i]);
 }
 
 // A view of `length` doubles at `data`, in memory of the evaluation's own.
@@ -54,7 +70,7 @@ bool splits_by_contraction(const Node& g) {
   const ResolvedShape& s = g.apply->shape;
   const Node& a = *g.children[0];
   const Node& b = *g.children[1];
-  if (!double_view(a) || !double_view(b) || (a.view.file_fd < 0 && b.view.file_fd < 0)) {
+  if (!input_operand(a) || !input_operand(b) || (a.view.file_fd < 0 && b.view.file_fd < 0)) {
     return false;
   }
   const double m = static_cast<double>(s.arg_core_sizes[0][0]);
@@ -71,8 +87,8 @@ bool evaluate_by_contraction(const NodePtr& g, char* out, const EvalOptions& opt
   const ResolvedShape& s = g->apply->shape;
   const intptr_t m = s.arg_core_sizes[0][0], n = s.arg_core_sizes[0][1];
   const intptr_t p = s.arg_core_sizes[1][1];
-  const View& a = g->children[0]->view;
-  const View& b = g->children[1]->view;
+  const Node& a = *g->children[0];
+  const Node& b = *g->children[1];
   const intptr_t per =
       static_cast<intptr_t>(block_terms(static_cast<double>(m), static_cast<double>(p)));
   double* sums = reinterpret_cast<double*>(out);
@@ -89,11 +105,11 @@ bool evaluate_by_contraction(const NodePtr& g, char* out, const EvalOptions& opt
     double* r = reinterpret_cast<double*>(right.data());
     std::memcpy(l, sums, static_cast<size_t>(m * q) * sizeof(double));
     // Columns j0 .. j0 + k - 1 of A are its elements j0 * m onwards.
-    read_view(a, j0 * m, (j0 + k) * m, reinterpret_cast<char*>(l + m * q));
+    read_doubles(a, j0 * m, (j0 + k) * m, l + m * q);
     for (intptr_t c = 0; c < p; ++c) {
       double* column = r + c * (q + k);
       for (intptr_t i = 0; i < q; ++i) column[i] = i == c ? 1.0 : 0.0;
-      read_view(b, c * n + j0, c * n + j0 + k, reinterpret_cast<char*>(column + q));
+      read_doubles(b, c * n + j0, c * n + j0 + k, column + q);
     }
     const NodePtr part =
         make_gufunc(g->function, {memory_input(l, m * (q + k)), memory_input(r, (q + k) * p)},

@@ -226,6 +226,21 @@ test_that("matmul(t(x), x) of a tall file is computed a block of its shared dim 
     expect_identical(materialize(matmul(t(x[-1, ]), x[-1, 2:5])),
                      materialize(matmul(t(m[-1, ]), m[-1, 2:5])))
   })
+  # Integers (genotypes, say) are read as doubles, as matmul() reads them.
+  g <- matrix(sample(0:2, 600000 * 8, TRUE), ncol = 8)
+  materialize(g, file = f)
+  x <- lazy_file(f)
+  expect_identical(typeof(x), "integer")
+  expect_match(capture.output(print(lazy_plan(matmul(t(x), x)))), "the sums carried",
+               all = FALSE)
+  expect_identical(materialize(matmul(t(x), x)), materialize(matmul(t(g), g)))
+  for (rows in list(c(10, 400000), 550000)) {  # NA from the first block on; in the last only
+    h <- g
+    h[rows, 3] <- NA
+    materialize(h, file = f)
+    x <- lazy_file(f)
+    expect_identical(materialize(matmul(t(x), x)), materialize(matmul(t(h), h)))
+  }
   # A sum that is not finite after a block would spoil its row: computed whole.
   m[c(3, 500000), c(2, 5)] <- c(Inf, NA, -Inf, NaN)
   materialize(m, file = f)
