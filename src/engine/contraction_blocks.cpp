@@ -111,9 +111,11 @@ bool evaluate_by_contraction(const NodePtr& g, char* out, const EvalOptions& opt
       for (intptr_t i = 0; i < q; ++i) column[i] = i == c ? 1.0 : 0.0;
       read_doubles(b, c * n + j0, c * n + j0 + k, column + q);
     }
+    // The right operand's p columns as p loop iterations (its layout is the same): the
+    // threads share them, each column summed in the same order as in one iteration.
     const NodePtr part =
         make_gufunc(g->function, {memory_input(l, m * (q + k)), memory_input(r, (q + k) * p)},
-                    {{m, q + k}, {q + k, p}}, g->origin);
+                    {{m, q + k}, {q + k, 1, p}}, g->origin);
     *warnings |= evaluate(part, 0, m * p, out,
                           options_for_part(options, static_cast<double>(j0), static_cast<double>(k),
                                            static_cast<double>(n)));
