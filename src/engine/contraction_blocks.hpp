@@ -22,10 +22,10 @@ namespace gufunc {
 namespace engine {
 
 // Whether gufunc node `g` is computed by blocks of its shared dim: one loop iteration
-// of a kSumsInIndexOrder kernel over two input operands (double, or integer or
-// logical read as double), at least one of them
-// viewed in a file, together over 64 MB, whose blocks (with the sums carried) fit
-// in 256 MB, and not split by rows instead.
+// of a kSumsInIndexOrder kernel over two input operands (doubles, or integers or
+// logicals read as doubles), at least one of them viewed in a file, together over
+// 64 MB, whose blocks (with the sums carried) fit in 256 MB, and not split by rows
+// instead.
 bool splits_by_contraction(const Node& g);
 
 // The values of `g` (one loop iteration: m x p, column-major) into `out`, a block of
