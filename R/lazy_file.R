@@ -6,10 +6,10 @@
 #' by block: blocks are read with `pread()` (a transposed view such as `t(x)`
 #' through small per-thread caches of the file), and what a gufunc reads through
 #' the mapping is released after use, so memory stays bounded by the blocks, not by
-#' the file. [matmul()] of a long file (`matmul(x, v)`, or `matmul(t(x), x)` of a
-#' tall one) reads it a block of rows at a time and gives the bits of the whole
-#' product; `%*%` and [crossprod()] read their operands into memory and call base R
-#' (see [base_masks]).
+#' the file. [matmul()] of a long file (`matmul(x, v)`, `matmul(t(x), v)`, or
+#' `matmul(t(x), x)` of a tall one) reads it a block at a time and gives the bits of
+#' the whole product; `%*%` and [crossprod()] read their operands into memory and
+#' call base R (see [base_masks]).
 #' `materialize(x, file = )` streams a result into a new `.npy` file the same way.
 #'
 #' @section Files:

@@ -77,9 +77,13 @@ bool splits_by_contraction(const Node& g) {
   const double n = static_cast<double>(s.arg_core_sizes[0][1]);
   const double p = static_cast<double>(s.arg_core_sizes[1][1]);
   // (In doubles, so that no size computed here overflows.)
-  return n * (m + p) * 8 > static_cast<double>(kSplitBytes) && n > block_terms(m, p) &&
-         (m + p) * (p + block_terms(m, p)) * 8 <= static_cast<double>(kMaxBlockBytes) &&
-         !splits_by_rows(g);
+  const bool fits = n * (m + p) * 8 > static_cast<double>(kSplitBytes) && n > block_terms(m, p) &&
+                    (m + p) * (p + block_terms(m, p)) * 8 <= static_cast<double>(kMaxBlockBytes);
+  // Blocks of a first operand's columns are runs of its file, read in one pread()
+  // each; blocks of its rows are one short run per column (one read per column, far
+  // apart on a disk: matmul(m, v) of a cold 763 MB file took 18 s by rows). A
+  // transposed one (t(x)) is the other way round: blocks of rows (row_blocks.hpp).
+  return fits && (a.view.row_stride == 1 || !splits_by_rows(g));
 }
 
 bool evaluate_by_contraction(const NodePtr& g, char* out, const EvalOptions& options,

@@ -1,7 +1,8 @@
 // A product whose shared dim is long and read from a file (matmul(t(x), x) of a tall
-// .npy: X'X): one loop iteration reads both operands whole, through the mapping, so
-// the whole file would become resident at once, and blocks of rows
-// (row_blocks.hpp) do not help, since every output element sums over all rows.
+// .npy: X'X; m %*% v of a square one): one loop iteration reads both operands whole,
+// through the mapping, so the whole file would become resident at once. For X'X,
+// blocks of output rows (row_blocks.hpp) do not help, since every output element
+// sums over all rows; for m %*% v, they read one short run of each column.
 //
 // Its kernel set declares kSumsInIndexOrder (dispatch/builtin_traits.hpp: each
 // output element is 0.0 plus its products in the shared dim's order, rounded to
@@ -24,8 +25,8 @@ namespace engine {
 // Whether gufunc node `g` is computed by blocks of its shared dim: one loop iteration
 // of a kSumsInIndexOrder kernel over two input operands (doubles, or integers or
 // logicals read as doubles), at least one of them viewed in a file, together over
-// 64 MB, whose blocks (with the sums carried) fit in 256 MB, and not split by rows
-// instead.
+// 64 MB, whose blocks (with the sums carried) fit in 256 MB; unless the first
+// operand is a transposed file that blocks of rows read better (row_blocks.hpp).
 bool splits_by_contraction(const Node& g);
 
 // The values of `g` (one loop iteration: m x p, column-major) into `out`, a block of

@@ -104,15 +104,15 @@ class Describer {
               "the scan's input is computed block by block on all threads, in block scratch; "
               "one thread carries the scan through the blocks in index order");
         }
-        if (b.code[i].op == Op::Gufunc && splits_by_rows(*b.code[i].node)) {
-          kernel.notes.push_back(
-              "its first operand is a long file: computed a block of its rows at a time, each "
-              "read into memory of its own (the same bits)");
-        } else if (b.code[i].op == Op::Gufunc && splits_by_contraction(*b.code[i].node)) {
+        if (b.code[i].op == Op::Gufunc && splits_by_contraction(*b.code[i].node)) {
           kernel.notes.push_back(
               "its operands are long in a file: computed a block of their shared dim at a time, "
               "each read into memory of its own, the sums carried from block to block (the same "
               "bits)");
+        } else if (b.code[i].op == Op::Gufunc && splits_by_rows(*b.code[i].node)) {
+          kernel.notes.push_back(
+              "its first operand is a long file: computed a block of its rows at a time, each "
+              "read into memory of its own (the same bits)");
         } else if (b.code[i].op == Op::Gufunc) {
           kernel.notes.push_back("runs in blocks of " +
                                  std::to_string(block_iterations(b, root, elements)) +

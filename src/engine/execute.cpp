@@ -155,10 +155,13 @@ unsigned evaluate_gufunc(const NodePtr& root, intptr_t begin, intptr_t end, char
   }
   unsigned warnings = 0;
   const bool one = i0 == 0 && i1 == 1;
-  if (one && splits_by_rows(*root)) {
-    warnings = evaluate_by_rows(root, target, options);
-  } else if (!(one && splits_by_contraction(*root) &&
-               evaluate_by_contraction(root, target, options, &warnings))) {
+  // A long file: a block of the shared dim at a time; else (a transposed file, or a
+  // sum so far that is not finite) a block of rows at a time.
+  const bool by_shared_dim = one && splits_by_contraction(*root) &&
+                             evaluate_by_contraction(root, target, options, &warnings);
+  if (!by_shared_dim && one && splits_by_rows(*root)) {
+    warnings |= evaluate_by_rows(root, target, options);
+  } else if (!by_shared_dim) {
     warnings |= run_root(root, i0, i1, target, options);
   }
   if (target != out) {

@@ -1,10 +1,13 @@
-// A product whose first operand is a long file (m %*% v of a 10000 x 10000 .npy):
+// A product whose first operand is a long file (t(m) %*% v of a 10000 x 10000 .npy):
 // one loop iteration reads all of that operand, through the mapping, so the whole
 // file would become resident at once. Its kernel set declares kRowsIndependent
 // (dispatch/builtin_traits.hpp: output row i reads only row i of the first operand),
 // so the engine computes it a block of rows at a time instead: each block's rows of
 // the first operand are read with pread() into memory of their own, and the bits are
-// those of the whole product.
+// those of the whole product. Blocks of the shared dim (contraction_blocks.hpp) come
+// first where they apply: they read a plain file's columns, runs of the file, where
+// blocks of rows read one short run per column; blocks of rows suit a transposed
+// file (its rows are the runs), or a sum that blocks of columns cannot carry.
 #pragma once
 
 #include "engine/evaluate.hpp"
