@@ -66,7 +66,7 @@ int BlockRunner::run(size_t first, size_t last, intptr_t pos, intptr_t n, char* 
     }
     args[k] = pointer(ins.out, at, count, scratch, &steps[k]);
     if (ins.op == Op::Cast) {
-      cast_to_double(args[0], steps[0], reinterpret_cast<double*>(args[1]), count);
+      rsem::ints_to_doubles(args[0], steps[0], count, reinterpret_cast<double*>(args[1]));
       continue;
     }
     if (ins.op == Op::Patch) {
@@ -180,14 +180,6 @@ void BlockRunner::patch(const Region& r, char** args, const intptr_t* steps, int
     if (p >= end) break;
     const intptr_t a = std::max(p, pos), b = std::min(p + r.rows, end);
     for (intptr_t q = a; q < b; ++q) std::memcpy(out + (q - pos) * w, args[1], es);
-  }
-}
-
-void BlockRunner::cast_to_double(const char* src, intptr_t step, double* dst, intptr_t n) {
-  for (intptr_t i = 0; i < n; ++i) {
-    int x;
-    std::memcpy(&x, src + i * step, sizeof x);
-    dst[i] = rsem::int_to_double(x);
   }
 }
 

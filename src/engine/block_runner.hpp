@@ -61,7 +61,6 @@ class BlockRunner {
   int run_gufunc(size_t i, intptr_t pos, intptr_t n, char* scratch, gufunc_context* ctx) const;
   static void patch(const Region& r, char** args, const intptr_t* steps, intptr_t pos,
                     intptr_t n, size_t es);
-  static void cast_to_double(const char* src, intptr_t step, double* dst, intptr_t n);
   static int call_kernel(const Node& node, char** args, const intptr_t* steps, intptr_t n,
                          gufunc_context* ctx);
 

@@ -44,7 +44,8 @@ void read_doubles(const Node& a, intptr_t begin, intptr_t end, double* out) {
   }
   std::vector<int> values(static_cast<size_t>(end - begin));
   read_view(a.view, begin, end, reinterpret_cast<char*>(values.data()));
-  for (size_t i = 0; i < values.size(); ++i) out[i] = rsem::int_to_double(values[i]);
+  rsem::ints_to_doubles(reinterpret_cast<const char*>(values.data()), sizeof(int), end - begin,
+                        out);
 }
 
 // A view of `length` doubles at `data`, in memory of the evaluation's own.

@@ -77,8 +77,8 @@ unsigned resolve_staged(Batch* b, intptr_t begin, intptr_t end, const EvalOption
     } else if (count > 0) {
       std::vector<int> ints(count);
       warnings |= evaluate(shared, from, to, reinterpret_cast<char*>(ints.data()), options);
-      double* d = reinterpret_cast<double*>(buffer.data());
-      for (size_t i = 0; i < count; ++i) d[i] = rsem::int_to_double(ints[i]);
+      rsem::ints_to_doubles(reinterpret_cast<const char*>(ints.data()), sizeof(int),
+                            static_cast<intptr_t>(count), reinterpret_cast<double*>(buffer.data()));
     }
     v.staged = buffer.data();
     v.stage_begin = from;

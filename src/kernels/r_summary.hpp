@@ -26,6 +26,15 @@ inline double na_real() {
 // becomes NA_real_.
 inline double int_to_double(int v) { return v == INT32_MIN ? na_real() : static_cast<double>(v); }
 
+// `n` integers or logicals, `step` bytes apart from `src`, as doubles into `dst`.
+inline void ints_to_doubles(const char* src, intptr_t step, intptr_t n, double* dst) {
+  for (intptr_t i = 0; i < n; ++i) {
+    int x;
+    std::memcpy(&x, src + i * step, sizeof x);
+    dst[i] = int_to_double(x);
+  }
+}
+
 // R's ISNA().
 inline bool is_na_real(double x) {
   if (!std::isnan(x)) return false;

@@ -46,3 +46,7 @@ rscript <- function() file.path(R.home("bin"), "Rscript")
 # A child R process needs the libraries of this session (gufunc may be in a check
 # library); returns the value for R_LIBS.
 session_libs <- function() paste(.libPaths(), collapse = .Platform$path.sep)
+
+# c(gufunc loop iterations run, largest full-length engine buffer in bytes) since the
+# last call, which resets both.
+engine_counters <- function() .Call(gufunc:::C_test_engine_counters, TRUE)

@@ -153,7 +153,6 @@ test_that("a transposed or sliced read across a large file keeps memory bounded"
 
 test_that("staged values are computed a chunk at a time, with base R's bits", {
   skip_on_cran()
-  engine_counters <- function() .Call(gufunc:::C_test_engine_counters, TRUE)
   set.seed(5)
   v <- runif(1e7) - 0.5  # 80 MB: over the 64 MB a chunk of staged values may take
   engine_counters()
@@ -180,7 +179,6 @@ test_that("outer() with one lazy operand repeats the other as a view", {
 test_that("matmul() of a long file is computed a block of columns or of rows at a time", {
   skip_on_cran()
   skip_on_os("windows")
-  engine_counters <- function() .Call(gufunc:::C_test_engine_counters, TRUE)
   f <- tempfile(fileext = ".npy")
   on.exit(unlink(f))
   set.seed(9)
@@ -221,7 +219,6 @@ test_that("matmul() of a long file is computed a block of columns or of rows at 
 test_that("matmul(t(x), x) of a tall file is computed a block of its shared dim at a time", {
   skip_on_cran()
   skip_on_os("windows")
-  engine_counters <- function() .Call(gufunc:::C_test_engine_counters, TRUE)
   f <- tempfile(fileext = ".npy")
   on.exit(unlink(f))
   set.seed(10)

@@ -13,8 +13,6 @@ t_matvec <- function(...) gufunc_call("matvec", ..., namespace = "gufunc_test")
 t_spread <- function(...) gufunc_call("spread", ..., namespace = "gufunc_test")
 t_running <- function(...) gufunc_call("running_sum", ..., namespace = "gufunc_test_lazy")
 t_sumsq <- function(...) gufunc_call("sumsq_checked", ..., namespace = "gufunc_test_lazy")
-# c(gufunc loop iterations run, largest full-length engine buffer in bytes); resets.
-engine_counters <- function() .Call(gufunc:::C_test_engine_counters, TRUE)
 
 set.seed(42)
 n <- 5L
