@@ -61,7 +61,9 @@
 #' `sum()`, `mean()` and `prod()` give base R's value to the last bit: like base R
 #' they accumulate in one long double in index order (`mean()` with base R's second
 #' pass), whatever the threads and the block size, so the additions are one chain
-#' while the expression is computed on all threads. Option
+#' while the expression is computed on all threads. (While the total keeps its sign
+#' and power of two, that chain runs as exact integer additions with the x87 unit's
+#' rounding, about twice as fast as the x87 loop and with its bits.) Option
 #' `gufunc.sum_order = "fast"` (default `"exact"`) adds sums and means of doubles
 #' into four interleaved accumulators instead, and `mean()` makes one pass: faster,
 #' but the last bits may differ from base R's (the result still does not depend on

@@ -7,6 +7,7 @@
 #include "dispatch/apply.hpp"
 #include "engine/gufunc_step.hpp"
 #include "engine/ordered_blocks.hpp"
+#include "engine/reduce_sums.hpp"
 #include "kernels/r_semantics.hpp"
 
 namespace gufunc {
@@ -44,6 +45,13 @@ ReduceKernel::ReduceKernel(const Batch& b, const BlockRunner& runner, size_t fir
     slots_.resize(2 * static_cast<size_t>(threads_));
     if (fold_.reducer.in_order() && !keep_) {
       for (Slot& s : slots_) s.values.resize(runner.block() * value_bytes_);
+    }
+    // Each helper also does most of the fold's work for its block (an integer sum
+    // per chunk), so the fold itself is a few instructions per chunk.
+    prepare_ = fold_.reducer.prepares(fold_.state) && value_bytes_ == sizeof(double);
+    if (prepare_) {
+      const size_t chunks = (runner.block() + kPreparedChunk - 1) / kPreparedChunk;
+      for (Slot& s : slots_) s.chunks.resize(chunks);
     }
   }
 }
@@ -84,6 +92,11 @@ void ReduceKernel::store_values(const char* registers, size_t k, size_t slot) {
     const char* x = runner_.pointer(product_->args[0], pos, n, regs, &step);
     const char* y = runner_.pointer(product_->args[1], pos, n, regs, &step2);
     double* out = reinterpret_cast<double*>(to);
+    if (step == sizeof(double) && step2 == sizeof(double)) {
+      store_products(reinterpret_cast<const double*>(x), reinterpret_cast<const double*>(y), n,
+                     out);
+      return;
+    }
     for (intptr_t i = 0; i < n; ++i) {
       double a, b;
       std::memcpy(&a, x + i * step, sizeof a);
@@ -109,6 +122,8 @@ void ReduceKernel::run_blocks(Runner* runner, size_t from, size_t to, WorkerOutc
     }
     return;
   }
+  // (Not in a mean's second pass: its values are deviations from the mean.)
+  const bool prepare = prepare_ && fold_.reducer.prepares(fold_.state);
   OrderedHooks hooks;
   hooks.compute_and_fold = [&](size_t k) {
     const char* regs = run_block(runner_, first_, run_last_, position(k), length(k), outcome);
@@ -119,6 +134,9 @@ void ReduceKernel::run_blocks(Runner* runner, size_t from, size_t to, WorkerOutc
     } else {
       fold_block(regs, position(k), length(k), &fold_.state);
     }
+    if (prepare) {
+      expected_binade_.store(binade_key(fold_.state.total), std::memory_order_relaxed);
+    }
     return true;
   };
   hooks.compute_into = [&](size_t k, size_t slot) {
@@ -126,6 +144,11 @@ void ReduceKernel::run_blocks(Runner* runner, size_t from, size_t to, WorkerOutc
     if (regs == nullptr) return false;
     if (fold_.reducer.in_order()) {
       store_values(regs, k, slot);
+      if (prepare) {
+        prepare_in_order(expected_binade_.load(std::memory_order_relaxed),
+                         reinterpret_cast<const double*>(stored_values(k, slot)), length(k),
+                         slots_[slot].chunks.data());
+      }
     } else {
       slots_[slot].state = fold_.reducer.start();
       fold_block(regs, position(k), length(k), &slots_[slot].state);
@@ -133,10 +156,16 @@ void ReduceKernel::run_blocks(Runner* runner, size_t from, size_t to, WorkerOutc
     return true;
   };
   hooks.fold_slot = [&](size_t k, size_t slot) {
-    if (fold_.reducer.in_order()) {
-      fold_.reducer.fold(stored_values(k, slot), length(k), step, position(k), &fold_.state);
-    } else {
+    if (!fold_.reducer.in_order()) {
       fold_.reducer.merge(slots_[slot].state, &fold_.state);
+    } else if (prepare) {
+      fold_.reducer.fold_prepared(reinterpret_cast<const double*>(stored_values(k, slot)),
+                                  length(k), slots_[slot].chunks.data(), &fold_.state);
+    } else {
+      fold_.reducer.fold(stored_values(k, slot), length(k), step, position(k), &fold_.state);
+    }
+    if (prepare) {
+      expected_binade_.store(binade_key(fold_.state.total), std::memory_order_relaxed);
     }
   };
   run_ordered(runner, threads_, from, to, slots_.size(), hooks, outcome->failed);

@@ -6,6 +6,7 @@
 // to kMaxKeptBytes, instead of computing them again.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -56,6 +57,8 @@ class ReduceKernel {
   struct Slot {
     std::vector<char> values;
     ReduceState state;
+    // An exact sum's values prepared for the binade the total was expected to have.
+    std::vector<PreparedChunk> chunks;
   };
 
   const Batch& b_;
@@ -68,7 +71,9 @@ class ReduceKernel {
   Fold& fold_;
   size_t value_bytes_;  // bytes of one value stored in a slot
   std::vector<Slot> slots_;
-  bool keep_ = false;  // the first pass keeps every value for the second
+  bool keep_ = false;     // the first pass keeps every value for the second
+  bool prepare_ = false;  // helpers prepare an exact sum's values (ordered_sum.hpp)
+  std::atomic<uint64_t> expected_binade_{0};  // the total's binade_key() after a fold
   ScratchBuffer kept_;
 };
 

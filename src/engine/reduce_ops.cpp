@@ -155,6 +155,17 @@ void Reducer::fold_products(const char* x, intptr_t x_step, const char* y, intpt
   sum_products(x, x_step, y, y_step, n, index, na_rm_, order_, s);
 }
 
+bool Reducer::prepares(const ReduceState& s) const {
+  return (reduction_ == Reduction::Sum || reduction_ == Reduction::Mean) &&
+         input_ == GUFUNC_DOUBLE && order_ == SumOrder::Exact && !na_rm_ && !s.second_pass;
+}
+
+void Reducer::fold_prepared(const double* v, intptr_t n, const PreparedChunk* chunks,
+                            ReduceState* s) const {
+  s->total = add_prepared(s->total, v, n, chunks, &s->in_order_hint);
+  s->count += n;
+}
+
 void Reducer::merge(const ReduceState& later, ReduceState* s) const {
   s->saw_na = s->saw_na || later.saw_na;
   s->saw_true = s->saw_true || later.saw_true;

@@ -12,13 +12,15 @@
 
 #include "engine/evaluate.hpp"
 #include "engine/graph.hpp"
+#include "engine/ordered_sum.hpp"
 
 namespace gufunc {
 namespace engine {
 
 // What one reduction has accumulated over the values met so far.
 struct ReduceState {
-  long double total = 0;  // sum and mean of doubles, prod; exact order: the accumulator
+  long double total = 0;      // sum and mean of doubles, prod; exact order: the accumulator
+  InOrderHint in_order_hint;  // exact order: how add_in_order() fared on the last blocks
   // Fast order: the value at index i goes to lane i % 4, so four additions overlap.
   long double lanes[4] = {0, 0, 0, 0};
   long double mean = 0;        // mean's second pass: the first pass's total / count
@@ -51,6 +53,13 @@ class Reducer {
   // rounds it: sum(x * y) without storing the products.
   void fold_products(const char* x, intptr_t x_step, const char* y, intptr_t y_step, intptr_t n,
                      intptr_t index, ReduceState* s) const;
+  // True when a helper may prepare stored values for the fold (ordered_sum.hpp):
+  // exact sums and means of doubles without na.rm, in their first pass.
+  bool prepares(const ReduceState& s) const;
+  // Folds n contiguous doubles, prepared by prepare_in_order(), into s: the state
+  // fold() would leave.
+  void fold_prepared(const double* v, intptr_t n, const PreparedChunk* chunks,
+                     ReduceState* s) const;
   // Folds the state of a later block into s (reductions not in_order()).
   void merge(const ReduceState& later, ReduceState* s) const;
 

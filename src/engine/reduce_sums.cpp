@@ -4,15 +4,20 @@
 // clang-format on
 #include "engine/reduce_sums.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
+#include "engine/ordered_sum.hpp"
 #include "kernels/r_semantics.hpp"
 
 namespace gufunc {
 namespace engine {
 
 namespace {
+
+// Values per call of add_in_order().
+const int kChunk = 1024;
 
 double at(const char* data, intptr_t i, intptr_t step) {
   double v;
@@ -59,18 +64,23 @@ template <class ValueAt>
   }
   intptr_t i = 0;
   if (order == SumOrder::Exact) {
+    // The values a chunk at a time (products formed in vector registers), added in
+    // order by add_in_order(): base R's bits, without waiting on each addition.
     long double t = s->total;
-    if (!na_rm) {
-      i = by_fours(value, i, n, [&t](const double* v) {
-        t += loaded(v[0]);
-        t += loaded(v[1]);
-        t += loaded(v[2]);
-        t += loaded(v[3]);
-      });
-    }
-    for (; i < n; ++i) {
-      const double x = value(i);
-      if (keep(x)) t += loaded(x);
+    double chunk[kChunk];
+    while (i < n) {
+      int len = 0;
+      if (na_rm) {
+        for (; i < n && len < kChunk; ++i) {
+          const double x = value(i);
+          if (keep(x)) chunk[len++] = x;
+        }
+      } else {
+        len = static_cast<int>(std::min<intptr_t>(kChunk, n - i));
+        for (int j = 0; j < len; ++j) chunk[j] = value(i + j);
+        i += len;
+      }
+      t = add_in_order(t, chunk, len, &s->in_order_hint);
     }
     s->total = t;
   } else {
@@ -109,6 +119,10 @@ GUFUNC_SIMD_CLONES void sum_flat_products(const double* a, const double* b, intp
 }
 
 }  // namespace
+
+GUFUNC_SIMD_CLONES void store_products(const double* x, const double* y, intptr_t n, double* out) {
+  for (intptr_t i = 0; i < n; ++i) out[i] = rsem::times_r(x[i], y[i]);
+}
 
 void sum_doubles(const char* data, intptr_t n, intptr_t step, intptr_t index, bool na_rm,
                  SumOrder order, ReduceState* s) {

@@ -34,5 +34,9 @@ void sum_doubles(const char* data, intptr_t n, intptr_t step, intptr_t index, bo
 void sum_products(const char* x, intptr_t x_step, const char* y, intptr_t y_step, intptr_t n,
                   intptr_t index, bool na_rm, SumOrder order, ReduceState* s);
 
+// out[i] = x[i] * y[i] for i < n, rounded as the builtin `*` rounds it (contiguous
+// arrays): the products a helper stores for the fold.
+void store_products(const double* x, const double* y, intptr_t n, double* out);
+
 }  // namespace engine
 }  // namespace gufunc

@@ -2,12 +2,14 @@
 // access descriptors given in R (so overlapping views of one buffer can be tested
 // directly), the engine's counters, and core-dim kernels for the lazy gufunc tests.
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "dispatch/table.hpp"
 #include "engine/blockability.hpp"
 #include "engine/gufunc_step.hpp"
+#include "engine/ordered_sum.hpp"
 #include "r/call_registry.hpp"
 #include "r/guard.hpp"
 #include "r/r_arrays.hpp"
@@ -37,6 +39,36 @@ engine::Access access_from(SEXP v) {
   a.extent = static_cast<intptr_t>(d[3]);
   a.step = static_cast<intptr_t>(d[4]);
   return a;
+}
+
+// The long double sum of double vector x (from `start`, a double) three ways, as
+// the raw bytes of each result (the ten bytes an x87 long double uses, one after
+// the other): add_in_order(); add_prepared() of its halves, each prepared for the
+// binade of the x87 loop's total where the half starts (chunks whose total has left
+// that binade by then are refused); the x87 loop. All three must be identical.
+SEXP ordered_sum_of(SEXP x, SEXP start) {
+  return guarded([&]() -> SEXP {
+    if (TYPEOF(x) != REALSXP || TYPEOF(start) != REALSXP || XLENGTH(start) != 1) {
+      throw Error("gufunc_argument_error", "`x` and `start` must be double, `start` of length 1");
+    }
+    const double* v = REAL(x);
+    const R_xlen_t n = XLENGTH(x), half = n / 2;
+    const long double t0 = REAL(start)[0];
+    const long double at_half = engine::add_in_order_x87(t0, v, half);
+    engine::InOrderHint hint, prepared_hint;
+    std::vector<engine::PreparedChunk> chunks(n / engine::kPreparedChunk + 2);
+    engine::prepare_in_order(engine::binade_key(t0), v, half, chunks.data());
+    long double prepared = engine::add_prepared(t0, v, half, chunks.data(), &prepared_hint);
+    engine::prepare_in_order(engine::binade_key(at_half), v + half, n - half, chunks.data());
+    prepared = engine::add_prepared(prepared, v + half, n - half, chunks.data(), &prepared_hint);
+    const long double sums[3] = {engine::add_in_order(t0, v, n, &hint), prepared,
+                                 engine::add_in_order_x87(t0, v, n)};
+    const int used = sizeof(long double) > 10 ? 10 : static_cast<int>(sizeof(long double));
+    SEXP out = PROTECT(alloc_vector(RAWSXP, 3 * used));
+    for (int k = 0; k < 3; ++k) std::memcpy(RAW(out) + k * used, &sums[k], used);
+    UNPROTECT(1);
+    return out;
+  });
 }
 
 // `batch` is a list of list(inputs = list(access...), outputs = list(access...)).
@@ -149,6 +181,7 @@ SEXP register_lazy_test_kernels() {
 }  // namespace r
 }  // namespace gufunc
 
+GUFUNC_CALL_ENTRY(test_ordered_sum, gufunc::r::ordered_sum_of, 2);
 GUFUNC_CALL_ENTRY(test_form_kernels, gufunc::r::kernels_of, 1);
 GUFUNC_CALL_ENTRY(test_engine_counters, gufunc::r::engine_counters_of, 1);
 GUFUNC_CALL_ENTRY(register_lazy_test_kernels, gufunc::r::register_lazy_test_kernels, 0);

@@ -1,0 +1,260 @@
+// Long double sums in index order by integer additions (see ordered_sum.hpp).
+// clang-format off
+#include "kernels/loop_options.hpp"  // first: block_terms is a kernel loop
+// clang-format on
+#include "engine/ordered_sum.hpp"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstring>
+
+#include "engine/reduce_sums.hpp"
+
+namespace gufunc {
+namespace engine {
+
+long double add_in_order_x87(long double t, const double* v, intptr_t n) {
+  for (intptr_t i = 0; i < n; ++i) t += loaded(v[i]);
+  return t;
+}
+
+#if defined(__GNUC__) && defined(__x86_64__) && LDBL_MANT_DIG == 64 && LDBL_MAX_EXP == 16384
+
+namespace {
+
+const uint64_t kTop = uint64_t(1) << 63;
+// Values per block: each adds at most 2^52 + 1 to a bound, so 2^10 of them cannot
+// overflow 64 bits.
+const int kBlock = kPreparedChunk;
+
+// A nonzero finite long double t = (-1)^negative * M * 2^E, M in [2^63, 2^64).
+struct Binade {
+  uint64_t M;
+  int64_t E;
+  uint64_t negative;
+};
+
+// x87 extended layout: 64-bit significand (explicit integer bit), then sign and
+// 15-bit exponent. False for 0, subnormals, Inf and NaN.
+bool to_binade(long double t, Binade* b) {
+  unsigned char bytes[sizeof(long double)];
+  std::memcpy(bytes, &t, sizeof t);
+  uint64_t significand;
+  uint16_t sign_exponent;
+  std::memcpy(&significand, bytes, 8);
+  std::memcpy(&sign_exponent, bytes + 8, 2);
+  const int exponent = sign_exponent & 0x7fff;
+  if (exponent == 0 || exponent == 0x7fff || (significand & kTop) == 0) return false;
+  b->M = significand;
+  b->E = int64_t(exponent) - 16383 - 63;
+  b->negative = sign_exponent >> 15;
+  return true;
+}
+
+long double from_binade(const Binade& b) {
+  unsigned char bytes[sizeof(long double)] = {0};
+  const uint16_t sign_exponent = uint16_t((b.E + 16383 + 63) | int64_t(b.negative << 15));
+  std::memcpy(bytes, &b.M, 8);
+  std::memcpy(bytes + 8, &sign_exponent, 2);
+  long double t;
+  std::memcpy(&t, bytes, sizeof t);
+  return t;
+}
+
+// The emulation assumes what R's loops get by default: 64-bit significands,
+// round to nearest. Under any other x87 control word the x87 loop runs.
+bool x87_extended_nearest() {
+  uint16_t control;
+  __asm__ volatile("fnstcw %0" : "=m"(control));
+  return ((control >> 8) & 3) == 3 && ((control >> 10) & 3) == 0;
+}
+
+// What a block's values do to M, for a binade (M, E, negative) fixed over it.
+struct BlockTerms {
+  uint64_t toward = 0, away = 0;  // rounded magnitudes of x with t's sign, and against it
+  uint64_t toward_count = 0;      // values with t's sign
+  uint64_t unusable = 0;          // Inf, NaN, or |x| / 2^E of 2^52 or more
+  uint64_t ties = 0;              // x exactly halfway between two multiples of 2^E
+};
+
+// For each x: y = x / 2^E (exact: `scale` is 2^-E), |y| = q + f (q an integer, f in
+// [0, 1)) rounded to q + (f > 1/2). step[i] is that, negated for x against t's sign
+// (two's complement), and tie[i] is 0, or +1 (-1 against t's sign) where f == 1/2:
+// a tie is added rounded toward zero and then goes to the even neighbour
+// (add_block). Below 2^52 each step is exact in double arithmetic.
+GUFUNC_SIMD_CLONES void block_terms(const double* v, int n, double scale, uint64_t negative,
+                                    uint64_t* step, uint64_t* tie, BlockTerms* out) {
+  const double kLimit = 4503599627370496.0;  // 2^52
+  const uint64_t limit_bits = __builtin_bit_cast(uint64_t, kLimit);
+  uint64_t toward = 0, away = 0, toward_count = 0, unusable = 0, ties = 0;
+  for (int i = 0; i < n; ++i) {
+    const double a = std::fabs(v[i] * scale);
+    unusable |= uint64_t(!(a < kLimit));  // NaN too
+    const double whole = std::trunc(a);
+    const double f = a - whole;
+    const uint64_t is_tie = uint64_t(f == 0.5);
+    // The integer q + (f > 1/2) from the bits of 2^52 + it.
+    const uint64_t magnitude =
+        __builtin_bit_cast(uint64_t, whole + double(f > 0.5) + kLimit) - limit_bits;
+    const uint64_t with_t = 1 - ((__builtin_bit_cast(uint64_t, v[i]) >> 63) ^ negative);
+    const uint64_t mask = uint64_t(0) - with_t;
+    toward += magnitude & mask;
+    away += magnitude & ~mask;
+    toward_count += with_t;
+    ties |= is_tie;
+    const uint64_t negate = ~mask;
+    step[i] = (magnitude ^ negate) + (1 - with_t);
+    tie[i] = ((is_tie ^ negate) + (1 - with_t)) & (uint64_t(0) - is_tie);
+  }
+  out->toward = toward;
+  out->away = away;
+  out->toward_count = toward_count;
+  out->unusable = unusable;
+  out->ties = ties;
+}
+
+// Prepares c for values v[0..n) and binade (E, negative): false (c unprepared) when
+// integer additions cannot take them. `step` and `tie` hold n values each.
+bool prepare_chunk(int64_t E, uint64_t negative, const double* v, int n, uint64_t* step,
+                   uint64_t* tie, PreparedChunk* c) {
+  c->key = 0;
+  // 2^-E must be a normal double (t's binade within double's range).
+  if (E < -1022 || E > 1022) return false;
+  BlockTerms terms;
+  block_terms(v, n, std::ldexp(1.0, static_cast<int>(-E)), negative, step, tie, &terms);
+  if (terms.unusable != 0) return false;
+  // Each x moves M by less than its rounded magnitude + 1, so every partial total
+  // lies in [M - away_bound, M + toward_bound].
+  c->toward_bound = terms.toward + terms.toward_count;
+  c->away_bound = terms.away + (uint64_t(n) - terms.toward_count);
+  if (terms.ties == 0) {
+    c->delta[0] = c->delta[1] = terms.toward - terms.away;
+  } else {
+    // A tie's rounding depends on M's parity where it is added, which depends only
+    // on M's parity at the start (additions mod 2^64 keep it): the chunk from an
+    // even and from an odd start, side by side. Runs of steps with no tie are summed
+    // at once.
+    const int kRun = 32;
+    uint64_t even = 0, odd = 1;
+    for (int start = 0; start < n; start += kRun) {
+      const int end = std::min(start + kRun, n);
+      uint64_t sum = 0, any = 0;
+      for (int i = start; i < end; ++i) {
+        sum += step[i];
+        any |= tie[i];
+      }
+      if (any == 0) {
+        even += sum;
+        odd += sum;
+        continue;
+      }
+      for (int i = start; i < end; ++i) {
+        even += step[i];
+        odd += step[i];
+        if (tie[i] != 0) {  // to the even neighbour
+          even += tie[i] & (uint64_t(0) - (even & 1));
+          odd += tie[i] & (uint64_t(0) - (odd & 1));
+        }
+      }
+    }
+    c->delta[0] = even;
+    c->delta[1] = odd - 1;
+  }
+  c->key = uint64_t(E + 20000) << 1 | negative;  // never 0
+  return true;
+}
+
+uint64_t key_of(const Binade& b) { return uint64_t(b.E + 20000) << 1 | b.negative; }
+
+// Adds a prepared chunk to b when it was prepared for b's binade and every partial
+// total stays inside it (2^63 itself excluded), so that every addition rounds to a
+// multiple of 2^E: true, or false with b unchanged.
+bool apply_chunk(const PreparedChunk& c, Binade* b) {
+  if (c.key == 0 || c.key != key_of(*b) || c.toward_bound > ~uint64_t(0) - b->M ||
+      c.away_bound >= b->M - kTop) {
+    return false;
+  }
+  b->M += c.delta[b->M & 1];
+  return true;
+}
+
+// Adds v[0..n) to t by chunks, each prepared here (`chunks` nullptr) or given, the
+// x87 loop taking those integer additions cannot.
+long double add_chunks(long double t, const double* v, intptr_t n, const PreparedChunk* chunks,
+                       InOrderHint* hint) {
+  if (!x87_extended_nearest()) return add_in_order_x87(t, v, n);
+  uint64_t step[kBlock], tie[kBlock];
+  Binade b{};
+  bool in_binade = to_binade(t, &b);
+  int& skip = hint->skip;  // blocks left to the x87 loop after a refused one
+  int& backoff = hint->backoff;
+  for (intptr_t i = 0; i < n; i += kBlock) {
+    const int len = static_cast<int>(std::min<intptr_t>(kBlock, n - i));
+    if (in_binade && chunks != nullptr && apply_chunk(chunks[i / kBlock], &b)) continue;
+    if (in_binade && skip == 0) {
+      PreparedChunk c;
+      if (prepare_chunk(b.E, b.negative, v + i, len, step, tie, &c) && apply_chunk(c, &b)) {
+        backoff = 1;
+        continue;
+      }
+      skip = backoff;
+      backoff = std::min(backoff * 2, 64);
+    }
+    if (skip > 0) --skip;
+    if (in_binade) t = from_binade(b);
+    t = add_in_order_x87(t, v + i, len);
+    in_binade = to_binade(t, &b);
+  }
+  return in_binade ? from_binade(b) : t;
+}
+
+}  // namespace
+
+uint64_t binade_key(long double t) {
+  Binade b;
+  return to_binade(t, &b) ? key_of(b) : 0;
+}
+
+void prepare_in_order(uint64_t key, const double* v, intptr_t n, PreparedChunk* chunks) {
+  uint64_t step[kBlock], tie[kBlock];
+  const int64_t E = int64_t(key >> 1) - 20000;
+  for (intptr_t i = 0; i < n; i += kBlock) {
+    PreparedChunk* c = &chunks[i / kBlock];
+    c->key = 0;
+    if (key == 0) continue;
+    const int len = static_cast<int>(std::min<intptr_t>(kBlock, n - i));
+    prepare_chunk(E, key & 1, v + i, len, step, tie, c);
+  }
+}
+
+long double add_prepared(long double t, const double* v, intptr_t n, const PreparedChunk* chunks,
+                         InOrderHint* hint) {
+  return add_chunks(t, v, n, chunks, hint);
+}
+
+long double add_in_order(long double t, const double* v, intptr_t n, InOrderHint* hint) {
+  return add_chunks(t, v, n, nullptr, hint);
+}
+
+#else
+
+uint64_t binade_key(long double) { return 0; }
+
+void prepare_in_order(uint64_t, const double*, intptr_t n, PreparedChunk* chunks) {
+  for (intptr_t i = 0; i < n; i += kPreparedChunk) chunks[i / kPreparedChunk].key = 0;
+}
+
+long double add_prepared(long double t, const double* v, intptr_t n, const PreparedChunk*,
+                         InOrderHint*) {
+  return add_in_order_x87(t, v, n);
+}
+
+long double add_in_order(long double t, const double* v, intptr_t n, InOrderHint*) {
+  return add_in_order_x87(t, v, n);
+}
+
+#endif
+
+}  // namespace engine
+}  // namespace gufunc
