@@ -119,8 +119,10 @@ GUFUNC_SIMD_CLONES void block_terms(const double* v, int n, double scale, uint64
 bool prepare_chunk(int64_t E, uint64_t negative, const double* v, int n, uint64_t* step,
                    uint64_t* tie, PreparedChunk* c) {
   c->key = 0;
-  // 2^-E must be a normal double (t's binade within double's range).
-  if (E < -1022 || E > 1022) return false;
+  // 2^-E a normal double, and far enough from the subnormals that a subnormal x
+  // rounds to 0 (x / 2^E < 2^-22) and no step depends on them: the same under a
+  // processor set to flush subnormals to zero, which the x87 unit does not do.
+  if (E < -1000 || E > 1000) return false;
   BlockTerms terms;
   block_terms(v, n, std::ldexp(1.0, static_cast<int>(-E)), negative, step, tie, &terms);
   if (terms.unusable != 0) return false;

@@ -30,13 +30,22 @@ ReduceKernel::ReduceKernel(const Batch& b, const BlockRunner& runner, size_t fir
     run_last_ = static_cast<size_t>(b.fused_product);
     product_ = &b.code[run_last_];
   }
-  // With nothing to compute, helpers of an in-order fold would only copy values.
-  if (first_ == run_last_ && product_ == nullptr && fold_.reducer.in_order()) threads_ = 1;
+  // Whether a block computes anything before the fold: instructions ahead of the
+  // Reduce (the last one) or a product the fold forms. (A bare input's values are
+  // at hand.)
+  const bool computes = first_ < b.code.size() - 1;
+  // With nothing to compute but a product the fold forms as fast itself, helpers of
+  // an in-order fold would only copy values, unless they also prepare an exact
+  // sum's additions (ordered_sum.hpp), which is most of the fold's work.
+  const bool product_only = product_ != nullptr && first_ == run_last_;
+  if ((!computes || product_only) && fold_.reducer.in_order() &&
+      !fold_.reducer.prepares(fold_.state)) {
+    threads_ = 1;
+  }
   value_bytes_ = product_ ? sizeof(double) : dtype_size(b.values[reduce_.args[0]].dtype);
-  // Keeping values pays when they are computed (an input's values are at hand).
+  // Keeping values pays when they are computed.
   const size_t all_bytes = static_cast<size_t>(std::max<intptr_t>(end_ - begin_, 0)) * value_bytes_;
-  keep_ = may_keep && fold_.reducer.may_pass_twice() &&
-          (first_ < run_last_ || product_ != nullptr) && all_bytes <= kMaxKeptBytes;
+  keep_ = may_keep && fold_.reducer.may_pass_twice() && computes && all_bytes <= kMaxKeptBytes;
   if (keep_) {
     kept_.resize(all_bytes);
     note_buffer(all_bytes);
