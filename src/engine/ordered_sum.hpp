@@ -10,9 +10,10 @@
 // 2^E), an integer addition. A block of values is checked first (vector code): if
 // every partial total stays inside the binade, whatever the order, its additions
 // are integer ones whose rounding does not depend on t, except exact ties, which
-// round to an even M and so depend on its parity (resolved one by one). Blocks that
-// would leave the binade or change sign, NaN, Inf and values too large for t's
-// binade are added by the x87 loop itself, so every result is the x87 loop's.
+// round to an even M: the block's change to M depends only on M's parity at its
+// start, and both are worked out. Blocks that would leave the binade or change
+// sign, NaN, Inf and values too large for t's binade are added by the x87 loop
+// itself, so every result is the x87 loop's.
 #pragma once
 
 #include <cstdint>
