@@ -184,8 +184,8 @@ bool apply_chunk(const PreparedChunk& c, Binade* b) {
 // Adds v[0..n) to t by chunks, each prepared here (`chunks` nullptr) or given, the
 // x87 loop taking those integer additions cannot.
 long double add_chunks(long double t, const double* v, intptr_t n, const PreparedChunk* chunks,
-                       InOrderHint* hint) {
-  if (!x87_extended_nearest()) return add_in_order_x87(t, v, n);
+                       InOrderHint* hint, X87Loop x87) {
+  if (!x87_extended_nearest()) return x87(t, v, n);
   uint64_t step[kBlock], tie[kBlock];
   Binade b{};
   bool in_binade = to_binade(t, &b);
@@ -205,7 +205,7 @@ long double add_chunks(long double t, const double* v, intptr_t n, const Prepare
     }
     if (skip > 0) --skip;
     if (in_binade) t = from_binade(b);
-    t = add_in_order_x87(t, v + i, len);
+    t = x87(t, v + i, len);
     in_binade = to_binade(t, &b);
   }
   return in_binade ? from_binade(b) : t;
@@ -232,11 +232,12 @@ void prepare_in_order(uint64_t key, const double* v, intptr_t n, PreparedChunk* 
 
 long double add_prepared(long double t, const double* v, intptr_t n, const PreparedChunk* chunks,
                          InOrderHint* hint) {
-  return add_chunks(t, v, n, chunks, hint);
+  return add_chunks(t, v, n, chunks, hint, add_in_order_x87);
 }
 
-long double add_in_order(long double t, const double* v, intptr_t n, InOrderHint* hint) {
-  return add_chunks(t, v, n, nullptr, hint);
+long double add_in_order(long double t, const double* v, intptr_t n, InOrderHint* hint,
+                         X87Loop x87) {
+  return add_chunks(t, v, n, nullptr, hint, x87);
 }
 
 #else
@@ -252,8 +253,8 @@ long double add_prepared(long double t, const double* v, intptr_t n, const Prepa
   return add_in_order_x87(t, v, n);
 }
 
-long double add_in_order(long double t, const double* v, intptr_t n, InOrderHint*) {
-  return add_in_order_x87(t, v, n);
+long double add_in_order(long double t, const double* v, intptr_t n, InOrderHint*, X87Loop x87) {
+  return x87(t, v, n);
 }
 
 #endif

@@ -30,9 +30,19 @@ struct InOrderHint {
   int backoff = 1;
 };
 
+// The x87 loop itself: each v[i] loaded into the x87 unit first, as R's sum() and
+// mean() load it.
+long double add_in_order_x87(long double t, const double* v, intptr_t n);
+
+// An x87 loop for the values integer additions cannot take. R's colSums() adds each
+// value straight from memory instead, which differs where a signalling NA meets a
+// NaN; its caller passes that loop.
+using X87Loop = long double (*)(long double t, const double* v, intptr_t n);
+
 // t + v[0] + ... + v[n - 1], added in index order in long double: the bits of the
-// loop above (each v[i] loaded into the x87 unit as R's loops load it).
-long double add_in_order(long double t, const double* v, intptr_t n, InOrderHint* hint);
+// `x87` loop.
+long double add_in_order(long double t, const double* v, intptr_t n, InOrderHint* hint,
+                         X87Loop x87 = add_in_order_x87);
 
 // Threads that compute values ahead of the one adding them (ordered_blocks.hpp)
 // can also work out what each chunk of kPreparedChunk values will do to the total,
@@ -58,9 +68,6 @@ void prepare_in_order(uint64_t key, const double* v, intptr_t n, PreparedChunk* 
 // add_in_order() of values prepared by prepare_in_order(): the same bits.
 long double add_prepared(long double t, const double* v, intptr_t n, const PreparedChunk* chunks,
                          InOrderHint* hint);
-
-// The x87 loop itself (for tests: the reference add_in_order must match).
-long double add_in_order_x87(long double t, const double* v, intptr_t n);
 
 }  // namespace engine
 }  // namespace gufunc

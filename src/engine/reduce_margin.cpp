@@ -8,6 +8,7 @@
 
 #include "dispatch/apply.hpp"
 #include "engine/mapped_file.hpp"
+#include "engine/ordered_sum.hpp"
 #include "engine/scratch_buffer.hpp"
 #include "kernels/r_summary.hpp"
 
@@ -35,11 +36,19 @@ struct Totals {
   std::vector<char> stopped;
 };
 
-// Column j's elements x[0..m) in order, as R's colSums loop.
+// R's colSums loop: each value added to the long double straight from memory.
+long double add_from_memory(long double s, const double* x, intptr_t m) {
+  for (intptr_t i = 0; i < m; ++i) s += x[i];
+  return s;
+}
+
+// Column j's elements x[0..m) in order, as R's colSums loop (by integer additions
+// where they give its bits, ordered_sum.hpp).
 void fold_column(const double* x, intptr_t m, bool na_rm, Totals* t, intptr_t j) {
   long double s = t->sum[j];
   if (!na_rm) {
-    for (intptr_t i = 0; i < m; ++i) s += x[i];
+    InOrderHint hint;
+    s = add_in_order(s, x, m, &hint, add_from_memory);
     t->count[j] += m;
   } else {
     int64_t c = 0;

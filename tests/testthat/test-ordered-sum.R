@@ -81,3 +81,21 @@ test_that("sum() and mean() whose totals round at ties give base R's bits", {
     }
   }
 })
+
+test_that("colSums() and colMeans() whose totals round at ties give base R's bits", {
+  set.seed(11)
+  rows <- 20000
+  m <- cbind(c(2^40, sample(0:63, rows - 1, TRUE) / 4 * 2^-23),
+             c(-2^40, -sample(0:63, rows - 1, TRUE) / 4 * 2^-23),
+             c(2^40, near_binade(rows - 1, 40, 0.4)),
+             runif(rows), replace(runif(rows), c(7, 9000), c(NA, NaN)),
+             replace(runif(rows), c(7, 9000), c(NaN, NA)))
+  old <- options(gufunc.lazy_min_length = 0)
+  on.exit(options(old))
+  for (threads in 1:2) {
+    withr::local_options(gufunc.threads = threads)
+    expect_identical(colSums(lazy(m)), colSums(m))
+    expect_identical(colMeans(lazy(m)), colMeans(m))
+    expect_identical(colSums(lazy(m) * 3), colSums(m * 3))
+  }
+})
