@@ -114,6 +114,12 @@ GUFUNC_SIMD_CLONES void block_terms(const double* v, int n, double scale, uint64
   out->ties = ties;
 }
 
+// A binade (E, negative) as one nonzero integer, and E back from it (E lies far
+// inside +-20000).
+const int64_t kKeyBias = 20000;
+uint64_t key_of(int64_t E, uint64_t negative) { return uint64_t(E + kKeyBias) << 1 | negative; }
+int64_t exponent_of(uint64_t key) { return int64_t(key >> 1) - kKeyBias; }
+
 // Prepares c for values v[0..n) and binade (E, negative): false (c unprepared) when
 // integer additions cannot take them. `step` and `tie` hold n values each.
 bool prepare_chunk(int64_t E, uint64_t negative, const double* v, int n, uint64_t* step,
@@ -163,17 +169,15 @@ bool prepare_chunk(int64_t E, uint64_t negative, const double* v, int n, uint64_
     c->delta[0] = even;
     c->delta[1] = odd - 1;
   }
-  c->key = uint64_t(E + 20000) << 1 | negative;  // never 0
+  c->key = key_of(E, negative);
   return true;
 }
-
-uint64_t key_of(const Binade& b) { return uint64_t(b.E + 20000) << 1 | b.negative; }
 
 // Adds a prepared chunk to b when it was prepared for b's binade and every partial
 // total stays inside it (2^63 itself excluded), so that every addition rounds to a
 // multiple of 2^E: true, or false with b unchanged.
 bool apply_chunk(const PreparedChunk& c, Binade* b) {
-  if (c.key == 0 || c.key != key_of(*b) || c.toward_bound > ~uint64_t(0) - b->M ||
+  if (c.key == 0 || c.key != key_of(b->E, b->negative) || c.toward_bound > ~uint64_t(0) - b->M ||
       c.away_bound >= b->M - kTop) {
     return false;
   }
@@ -215,12 +219,12 @@ long double add_chunks(long double t, const double* v, intptr_t n, const Prepare
 
 uint64_t binade_key(long double t) {
   Binade b;
-  return to_binade(t, &b) ? key_of(b) : 0;
+  return to_binade(t, &b) ? key_of(b.E, b.negative) : 0;
 }
 
 void prepare_in_order(uint64_t key, const double* v, intptr_t n, PreparedChunk* chunks) {
   uint64_t step[kBlock], tie[kBlock];
-  const int64_t E = int64_t(key >> 1) - 20000;
+  const int64_t E = exponent_of(key);
   for (intptr_t i = 0; i < n; i += kBlock) {
     PreparedChunk* c = &chunks[i / kBlock];
     c->key = 0;

@@ -133,6 +133,10 @@ void ReduceKernel::run_blocks(Runner* runner, size_t from, size_t to, WorkerOutc
   }
   // (Not in a mean's second pass: its values are deviations from the mean.)
   const bool prepare = prepare_ && fold_.reducer.prepares(fold_.state);
+  // After each fold: the total's binade, which helpers prepare their chunks for.
+  auto publish_binade = [&] {
+    if (prepare) expected_binade_.store(binade_key(fold_.state.total), std::memory_order_relaxed);
+  };
   OrderedHooks hooks;
   hooks.compute_and_fold = [&](size_t k) {
     const char* regs = run_block(runner_, first_, run_last_, position(k), length(k), outcome);
@@ -143,9 +147,7 @@ void ReduceKernel::run_blocks(Runner* runner, size_t from, size_t to, WorkerOutc
     } else {
       fold_block(regs, position(k), length(k), &fold_.state);
     }
-    if (prepare) {
-      expected_binade_.store(binade_key(fold_.state.total), std::memory_order_relaxed);
-    }
+    publish_binade();
     return true;
   };
   hooks.compute_into = [&](size_t k, size_t slot) {
@@ -173,9 +175,7 @@ void ReduceKernel::run_blocks(Runner* runner, size_t from, size_t to, WorkerOutc
     } else {
       fold_.reducer.fold(stored_values(k, slot), length(k), step, position(k), &fold_.state);
     }
-    if (prepare) {
-      expected_binade_.store(binade_key(fold_.state.total), std::memory_order_relaxed);
-    }
+    publish_binade();
   };
   run_ordered(runner, threads_, from, to, slots_.size(), hooks, outcome->failed);
 }

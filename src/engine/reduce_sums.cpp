@@ -16,8 +16,8 @@ namespace engine {
 
 namespace {
 
-// Values per call of add_in_order().
-const int kChunk = 1024;
+// Values per call of add_in_order(): one of its chunks.
+const int kChunk = kPreparedChunk;
 
 double at(const char* data, intptr_t i, intptr_t step) {
   double v;
