@@ -7,6 +7,7 @@
 
 #include "dispatch/table.hpp"
 #include "kernels/builtins.hpp"
+#include "kernels/matched_libm.hpp"
 #include "kernels/r_semantics.hpp"
 #include "kernels/r_summary.hpp"  // na_real()
 #include "kernels/strided_loop.hpp"
@@ -100,18 +101,28 @@ struct Identity : Unary<T> {
   static T apply(T x, unsigned&) { return x; }
 };
 
+double cube_r(double x, unsigned& warn) { return pow_r(x, 3.0, warn); }
+
 // x ^ 2 is R's x * x (pow_r's first case). An exponent of 2 for every element is
 // the common case (u^2 in stencils); its own loop keeps the test out of the loop, so
-// the products vectorize.
+// the products vectorize. x ^ 3 (r^3 in n-body forces) goes through the matched
+// cube (matched_libm.hpp).
 GUFUNC_SIMD_CLONES int pow_double_loop(char** args, const intptr_t* dimensions,
                                        const intptr_t* steps, void* data) {
   const intptr_t n = dimensions[0];
   const intptr_t width = sizeof(double);
   const bool flat = steps[0] == width && steps[2] == width;
-  if (n > 0 && flat && steps[1] == 0 && load<double>(args[1]) == 2.0) {
-    const double* x = reinterpret_cast<const double*>(args[0]);
-    double* out = reinterpret_cast<double*>(args[2]);
+  const double y = n > 0 && flat && steps[1] == 0 ? load<double>(args[1]) : 0;
+  const double* x = reinterpret_cast<const double*>(args[0]);
+  double* out = reinterpret_cast<double*>(args[2]);
+  if (y == 2.0) {
     for (intptr_t i = 0; i < n; ++i) out[i] = x[i] * x[i];
+    return 0;
+  }
+  if (y == 3.0) {  // r^3: the C library's pow(x, 3) bits, about 5x faster
+    unsigned warn = 0;
+    matched::cube_array(x, out, n, &cube_r, warn);
+    report_warnings(data, warn);
     return 0;
   }
   return binary_loop<PowDouble>(args, dimensions, steps, data);

@@ -1,5 +1,5 @@
-# exp, sin and cos run a fast path that must return the C library's exact bits
-# (src/kernels/matched_libm.hpp). These inputs aim at where it could go wrong:
+# exp, sin, cos and x ^ 3 run a fast path that must return the C library's exact
+# bits (src/kernels/matched_libm.hpp). These inputs aim at where it could go wrong:
 # results next to a power of two, arguments next to multiples of pi/2, the edges
 # of the fast range, every rounding case over many random inputs, and the lanes
 # left over when a slice is not a multiple of 4 long.
@@ -66,6 +66,33 @@ test_that("NaN rules and warnings are base R's through the fast path", {
   expect_no_warning(r <- gufunc_call("cos", c(NA, 1, NaN, 2, 3)))
   expect_identical(r, cos(c(NA, 1, NaN, 2, 3)))
   expect_identical(gufunc_call("exp", c(NA, 1, 2, 3, 4)), exp(c(NA, 1, 2, 3, 4)))
+})
+
+# x ^ 3 where the exact cube lies on or next to a rounding edge: cubes of numbers
+# with few significant bits (exact, or exact ties between two doubles), and the
+# edges of the fast range (2^-300, 2^300) and of overflow and underflow.
+cube_inputs <- function() {
+  set.seed(2027)
+  few_bits <- unlist(lapply(14:20, function(b) (2^b + seq(0, 2^b, by = 7)) / 2^b))
+  edges <- c(2^-300, 2^300, 2^341, 2^342, 2^-358, 2^-359, 1, 2, 0.5)
+  c(runif(2e5), runif(1e5, -1e3, 1e3), sign(rnorm(1e5)) * 2^runif(1e5, -360, 345),
+    few_bits, -few_bits, 1:50000, (1:50000) + 0.5, ulp_neighbours(c(edges, -edges)),
+    NA, NaN, Inf, -Inf, 0, -0, 1e-310, -1e-310, .Machine$double.xmax)
+}
+
+test_that("x ^ 3 returns the C library's pow(x, 3) bits, eager and lazy", {
+  x <- cube_inputs()
+  for_threads({
+    expect_identical(gufunc_call("^", x, 3), x^3)
+  })
+  for_engine_settings({
+    expect_identical(materialize(lazy(x)^3), x^3)
+    expect_identical(materialize((lazy(x) * 2)^3 - 1), (x * 2)^3 - 1)
+  })
+  for (from in 1:4) {
+    part <- x[from:(from + 9)]
+    expect_identical(gufunc_call("^", part, 3), part^3)
+  }
 })
 
 test_that("the fast path's availability is reported", {
