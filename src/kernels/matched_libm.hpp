@@ -1,6 +1,6 @@
-// exp, sin, cos and x ^ 3 (pow(x, 3)) over arrays that return exactly the C
-// library's values (the functions base R calls), several times faster than calling
-// them per element.
+// exp, sin, cos and x ^ k for small whole k (pow(x, k)) over arrays that return
+// exactly the C library's values (the functions base R calls), several times faster
+// than calling them per element.
 //
 // Why this is exact: a fast path evaluates the function to about 2^-60 relative
 // error (table + short polynomial + double-double sums) and so knows the unrounded
@@ -27,8 +27,10 @@ using ScalarFn = double (*)(double x, unsigned& warn);
 void exp_array(const double* x, double* y, intptr_t n, ScalarFn fn, unsigned& warn);
 void sin_array(const double* x, double* y, intptr_t n, ScalarFn fn, unsigned& warn);
 void cos_array(const double* x, double* y, intptr_t n, ScalarFn fn, unsigned& warn);
-// y[i] = fn(x[i]) where fn is x ^ 3 (pow(x, 3)).
-void cube_array(const double* x, double* y, intptr_t n, ScalarFn fn, unsigned& warn);
+// y[i] = fn(x[i]) where fn is x ^ k (pow(x, k)); the fast path takes k in
+// [3, kMaxMatchedPower].
+constexpr int kMaxMatchedPower = 32;
+void power_array(const double* x, double* y, intptr_t n, int k, ScalarFn fn, unsigned& warn);
 
 // Whether the fast path runs on this machine (for tests and benchmarks).
 bool fast_path_available();

@@ -1,4 +1,4 @@
-# exp, sin, cos and x ^ 3 run a fast path that must return the C library's exact
+# exp, sin, cos and x ^ k run a fast path that must return the C library's exact
 # bits (src/kernels/matched_libm.hpp). These inputs aim at where it could go wrong:
 # results next to a power of two, arguments next to multiples of pi/2, the edges
 # of the fast range, every rounding case over many random inputs, and the lanes
@@ -68,30 +68,36 @@ test_that("NaN rules and warnings are base R's through the fast path", {
   expect_identical(gufunc_call("exp", c(NA, 1, 2, 3, 4)), exp(c(NA, 1, 2, 3, 4)))
 })
 
-# x ^ 3 where the exact cube lies on or next to a rounding edge: cubes of numbers
-# with few significant bits (exact, or exact ties between two doubles), and the
-# edges of the fast range (2^-300, 2^300) and of overflow and underflow.
-cube_inputs <- function() {
-  set.seed(2027)
-  few_bits <- unlist(lapply(14:20, function(b) (2^b + seq(0, 2^b, by = 7)) / 2^b))
-  edges <- c(2^-300, 2^300, 2^341, 2^342, 2^-358, 2^-359, 1, 2, 0.5)
-  c(runif(2e5), runif(1e5, -1e3, 1e3), sign(rnorm(1e5)) * 2^runif(1e5, -360, 345),
-    few_bits, -few_bits, 1:50000, (1:50000) + 0.5, ulp_neighbours(c(edges, -edges)),
+# x ^ k for whole k (3 to 32 take the fast path) where the exact power lies on or
+# next to a rounding edge: powers of numbers with few significant bits (exact, or
+# exact ties between two doubles), and the edges of the fast range (|x|^k near
+# 2^-900 and 2^900) and of overflow and underflow.
+power_inputs <- function(k) {
+  set.seed(2027 + k)
+  few_bits <- unlist(lapply(8:20, function(b) (2^b + seq(0, 2^b, by = 7 + b)) / 2^b))
+  edge <- 2^(900 %/% k)
+  edges <- c(edge, 1 / edge, 2 * edge, 0.5 / edge, 2^(1024 / k), 2^(-1074 / k), 1, 2, 0.5)
+  c(runif(5e4), runif(5e4, -10, 10), sign(rnorm(5e4)) * 2^runif(5e4, -1100 / k, 1100 / k),
+    few_bits, -few_bits, 1:5000, (1:5000) + 0.5, ulp_neighbours(c(edges, -edges)),
     NA, NaN, Inf, -Inf, 0, -0, 1e-310, -1e-310, .Machine$double.xmax)
 }
 
-test_that("x ^ 3 returns the C library's pow(x, 3) bits, eager and lazy", {
-  x <- cube_inputs()
+test_that("x ^ k returns the C library's pow(x, k) bits, eager and lazy", {
+  for (k in c(3, 4, 5, 7, 8, 13, 32, 33, 2.5, -3)) {
+    x <- power_inputs(abs(k))
+    expect_identical(gufunc_call("^", x, k), x^k, label = paste("x ^", k))
+  }
+  x <- power_inputs(3)
   for_threads({
     expect_identical(gufunc_call("^", x, 3), x^3)
   })
   for_engine_settings({
     expect_identical(materialize(lazy(x)^3), x^3)
-    expect_identical(materialize((lazy(x) * 2)^3 - 1), (x * 2)^3 - 1)
+    expect_identical(materialize((lazy(x) * 2)^5 - 1), (x * 2)^5 - 1)
   })
   for (from in 1:4) {
     part <- x[from:(from + 9)]
-    expect_identical(gufunc_call("^", part, 3), part^3)
+    expect_identical(gufunc_call("^", part, 4), part^4)
   }
 })
 
