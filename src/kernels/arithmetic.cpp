@@ -3,9 +3,7 @@
 // clang-format off
 #include "kernels/loop_options.hpp"  // first: covers everything below
 // clang-format on
-#include <array>
 #include <cmath>
-#include <utility>
 
 #include "dispatch/table.hpp"
 #include "kernels/builtins.hpp"
@@ -103,21 +101,11 @@ struct Identity : Unary<T> {
   static T apply(T x, unsigned&) { return x; }
 };
 
-// pow_r(x, k) for each k the matched powers take, by k.
-template <int K>
-double pow_k(double x, unsigned& warn) {
-  return pow_r(x, K, warn);
-}
-template <size_t... K>
-constexpr std::array<matched::ScalarFn, sizeof...(K)> pow_k_table(std::index_sequence<K...>) {
-  return {{&pow_k<static_cast<int>(K)>...}};
-}
-constexpr auto kPowK = pow_k_table(std::make_index_sequence<matched::kMaxMatchedPower + 1>());
-
 // x ^ 2 is R's x * x (pow_r's first case). An exponent of 2 for every element is
 // the common case (u^2 in stencils); its own loop keeps the test out of the loop, so
-// the products vectorize. x ^ k for other small whole k (r^3 in n-body forces, the
-// k^4 and k^5 of polynomials) goes through the matched powers (matched_libm.hpp).
+// the products vectorize. Other small whole or half exponents (r^3 in n-body
+// forces, the k^4 and k^5 of polynomials, x^-1, x^0.5) go through the matched powers
+// (matched_libm.hpp).
 GUFUNC_SIMD_CLONES int pow_double_loop(char** args, const intptr_t* dimensions,
                                        const intptr_t* steps, void* data) {
   const intptr_t n = dimensions[0];
@@ -130,11 +118,11 @@ GUFUNC_SIMD_CLONES int pow_double_loop(char** args, const intptr_t* dimensions,
     for (intptr_t i = 0; i < n; ++i) out[i] = x[i] * x[i];
     return 0;
   }
-  if (y >= 3 && y <= matched::kMaxMatchedPower && y == std::floor(y)) {
-    // r^3, k^5: the C library's pow(x, k) bits, several times faster
-    const int k = static_cast<int>(y);
+  const int halves = n > 0 && flat && steps[1] == 0 ? matched::matched_power_halves(y) : 0;
+  if (halves != 0) {
+    // r^3, k^5, x^-1, x^0.5: the C library's pow(x, y) bits, several times faster
     unsigned warn = 0;
-    matched::power_array(x, out, n, k, kPowK[k], warn);
+    matched::power_array(x, out, n, halves, &pow_r, warn);
     report_warnings(data, warn);
     return 0;
   }

@@ -1,6 +1,6 @@
-// exp, sin, cos and x ^ k for small whole k (pow(x, k)) over arrays that return
-// exactly the C library's values (the functions base R calls), several times faster
-// than calling them per element.
+// exp, sin, cos and x ^ y for y a small whole number or half (pow(x, y)) over
+// arrays that return exactly the C library's values (the functions base R calls), several times
+// faster than calling them per element.
 //
 // Why this is exact: a fast path evaluates the function to about 2^-60 relative
 // error (table + short polynomial + double-double sums) and so knows the unrounded
@@ -27,10 +27,16 @@ using ScalarFn = double (*)(double x, unsigned& warn);
 void exp_array(const double* x, double* y, intptr_t n, ScalarFn fn, unsigned& warn);
 void sin_array(const double* x, double* y, intptr_t n, ScalarFn fn, unsigned& warn);
 void cos_array(const double* x, double* y, intptr_t n, ScalarFn fn, unsigned& warn);
-// y[i] = fn(x[i]) where fn is x ^ k (pow(x, k)); the fast path takes k in
-// [3, kMaxMatchedPower].
+// The scalar power an element falls back to: the C library's pow(x, y) for every
+// finite x and y, with R's rules otherwise. (y is passed at run time: a compiler may
+// fold pow(x, -1.0) into 1 / x, which is not the library's value.)
+using PowerFn = double (*)(double x, double y, unsigned& warn);
+// y[i] = fn(x[i], halves / 2), for halves from matched_power_halves().
 constexpr int kMaxMatchedPower = 32;
-void power_array(const double* x, double* y, intptr_t n, int k, ScalarFn fn, unsigned& warn);
+void power_array(const double* x, double* y, intptr_t n, int halves, PowerFn fn, unsigned& warn);
+// 2 y when x ^ y has a fast path: y a whole number or a half, |y| <= kMaxMatchedPower,
+// y not 0, 1 or 2 (which base R computes otherwise); 0 for other y.
+int matched_power_halves(double y);
 
 // Whether the fast path runs on this machine (for tests and benchmarks).
 bool fast_path_available();

@@ -125,14 +125,14 @@ struct MaskLanes {
 constexpr MaskLanes kMaskLanes;
 
 // Runs a 4-lane kernel `quad(x, certain) -> y` over x[0..n) and gives the other
-// elements (uncertain lanes, the tail) to fn. No pass branches on the data: a
+// elements (uncertain lanes, the tail) to fn(x, warn). No pass branches on the data: a
 // branch per quad or per lane mispredicts often on real data, and each miss
 // discards the long computations in flight. The fast pass stores an uncertain
 // lane's input in y and keeps each quad's lane mask; a second pass appends each
 // quad's uncertain lanes to a list (one 4-slot store from kMaskLanes, advanced by
 // their count); a third calls fn on the listed elements. y may alias x.
-template <class Quad>
-GUFUNC_AVX2_FMA inline void for_each_quad(const double* x, double* y, intptr_t n, ScalarFn fn,
+template <class Quad, class Fn = ScalarFn>
+GUFUNC_AVX2_FMA inline void for_each_quad(const double* x, double* y, intptr_t n, Fn fn,
                                           unsigned& warn, Quad quad) {
   constexpr intptr_t kChunk = 1024;  // elements
   uint8_t uncertain[kChunk / 4];

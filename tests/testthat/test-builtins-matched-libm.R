@@ -68,24 +68,27 @@ test_that("NaN rules and warnings are base R's through the fast path", {
   expect_identical(gufunc_call("exp", c(NA, 1, 2, 3, 4)), exp(c(NA, 1, 2, 3, 4)))
 })
 
-# x ^ k for whole k (3 to 32 take the fast path) where the exact power lies on or
-# next to a rounding edge: powers of numbers with few significant bits (exact, or
-# exact ties between two doubles), and the edges of the fast range (|x|^k near
-# 2^-900 and 2^900) and of overflow and underflow.
-power_inputs <- function(k) {
-  set.seed(2027 + k)
+# x ^ y for y a whole number or a half up to 32 in size (the fast path; not 0, 1,
+# 2) where the exact power lies on or next to a rounding edge: powers of numbers
+# with few significant bits and perfect squares (exact results, or exact ties
+# between two doubles), and the edges of the fast range (x and |x|^|y| near 2^-900
+# and 2^900) and of overflow and underflow.
+power_inputs <- function(y) {
+  k <- max(abs(y), 1)
+  set.seed(2027 + round(2 * y))
   few_bits <- unlist(lapply(8:20, function(b) (2^b + seq(0, 2^b, by = 7 + b)) / 2^b))
-  edge <- 2^(900 %/% k)
-  edges <- c(edge, 1 / edge, 2 * edge, 0.5 / edge, 2^(1024 / k), 2^(-1074 / k), 1, 2, 0.5)
+  edge <- 2^(min(900 %/% k, 900))
+  edges <- c(edge, 1 / edge, 2 * edge, 0.5 / edge, 2^(1023 / k), 2^(-1074 / k), 1, 2, 0.5)
   c(runif(5e4), runif(5e4, -10, 10), sign(rnorm(5e4)) * 2^runif(5e4, -1100 / k, 1100 / k),
-    few_bits, -few_bits, 1:5000, (1:5000) + 0.5, ulp_neighbours(c(edges, -edges)),
+    few_bits, -few_bits, 1:5000, (1:5000) + 0.5, (1:3000)^2, ulp_neighbours(c(edges, -edges)),
     NA, NaN, Inf, -Inf, 0, -0, 1e-310, -1e-310, .Machine$double.xmax)
 }
 
-test_that("x ^ k returns the C library's pow(x, k) bits, eager and lazy", {
-  for (k in c(3, 4, 5, 7, 8, 13, 32, 33, 2.5, -3)) {
-    x <- power_inputs(abs(k))
-    expect_identical(gufunc_call("^", x, k), x^k, label = paste("x ^", k))
+test_that("x ^ y returns the C library's pow(x, y) bits, eager and lazy", {
+  for (y in c(3, 4, 5, 7, 8, 13, 32, 33, 0.5, 1.5, 2.5, 31.5, 32.5, -0.5, -1, -1.5, -3, -32, -33,
+              1, 2, 0, 2.25)) {
+    x <- power_inputs(y)
+    expect_identical(gufunc_call("^", x, y), x^y, label = paste("x ^", y))
   }
   x <- power_inputs(3)
   for_threads({
@@ -94,6 +97,7 @@ test_that("x ^ k returns the C library's pow(x, k) bits, eager and lazy", {
   for_engine_settings({
     expect_identical(materialize(lazy(x)^3), x^3)
     expect_identical(materialize((lazy(x) * 2)^5 - 1), (x * 2)^5 - 1)
+    expect_identical(materialize(abs(lazy(x))^-1.5), abs(x)^-1.5)
   })
   for (from in 1:4) {
     part <- x[from:(from + 9)]
