@@ -27,6 +27,8 @@ template <class F> struct Map2 : Worker {
 };
 struct Mul { double operator()(double x, double y) const { return x * y; } };
 struct Sqrt { double operator()(double x, double) const { return std::sqrt(x); } };
+// The exponent arrives at run time, as in R: a constant one lets the compiler rewrite pow.
+struct Pow { double y; double operator()(double x, double) const { return std::pow(x, y); } };
 struct IntAdd : Worker {
   const int *a, *b; int* o;
   IntAdd(const int* a, const int* b, int* o) : a(a), b(b), o(o) {}
@@ -48,6 +50,11 @@ Rcpp::NumericVector hand_sqrt(Rcpp::NumericVector a, int threads) {
   Map2<Sqrt> w(a.begin(), a.begin(), o.begin(), Sqrt()); parallelFor(0, a.size(), w, 16384, threads); return o;
 }
 // [[Rcpp::export]]
+Rcpp::NumericVector hand_pow(Rcpp::NumericVector a, double y, int threads) {
+  Rcpp::NumericVector o(Rcpp::no_init(a.size()));
+  Map2<Pow> w(a.begin(), a.begin(), o.begin(), Pow{y}); parallelFor(0, a.size(), w, 16384, threads); return o;
+}
+// [[Rcpp::export]]
 Rcpp::IntegerVector hand_int_add(Rcpp::IntegerVector a, Rcpp::IntegerVector b, int threads) {
   Rcpp::IntegerVector o(Rcpp::no_init(a.size()));
   IntAdd w(a.begin(), b.begin(), o.begin()); parallelFor(0, a.size(), w, 16384, threads); return o;
@@ -59,6 +66,8 @@ cases <- list(
        function(t) hand_mul(a, b, t)),
   list("sqrt(a)", function() sqrt(a), function() gufunc_call("sqrt", a),
        function(t) hand_sqrt(a, t)),
+  list("a ^ 3", function() a^3, function() gufunc_call("^", a, 3),
+       function(t) hand_pow(a, 3, t)),
   list("ai + bi (integer)", function() ai + bi, function() gufunc_call("+", ai, bi),
        function(t) hand_int_add(ai, bi, t))
 )
