@@ -24,14 +24,21 @@ size_t column_block(const Batch& b, const Node& root, intptr_t begin, size_t blo
   for (const Value& v : b.values) {
     if (v.kind != ValueKind::Input || v.node->length <= 1) continue;
     const View& view = v.node->view;
-    // (Repetitions, outer()'s rep(x, times = k), are left as they were: their
-    // copies are short, and n-body's blocks of them measured no faster.)
-    const bool plain_block = view.is_block() && view.column_step != 0 && view.each == 1 &&
-                             !view.is_rolled() && !view.is_strided() && view.file_fd < 0 &&
-                             !view.copied_only();
-    if (!plain_block) continue;  // read in place anyway, or copied whatever the blocks
-    if (rows != 0 && view.rows != rows) return 0;
-    rows = view.rows;
+    if (view.is_rolled() || view.is_strided() || view.file_fd >= 0 || view.copied_only()) {
+      continue;  // copied whatever the blocks
+    }
+    // A block (m[i:j, k:l]; rep(x, times = k), outer()'s row operand, when its
+    // columns are the same) has columns of `rows` elements; rep(x, each = k),
+    // outer()'s column operand, runs of k copies of one element, read as a scalar.
+    intptr_t period = 0;
+    if (view.is_block() && view.each == 1) {
+      period = view.rows;
+    } else if (!view.is_block() && view.each > 1) {
+      period = view.each;
+    }
+    if (period == 0) continue;  // read in place anyway
+    if (rows != 0 && period != rows) return 0;
+    rows = period;
   }
   const bool fits = rows >= static_cast<intptr_t>(kMinColumnBlock) &&
                     rows <= static_cast<intptr_t>(block_elements);

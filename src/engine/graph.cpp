@@ -135,6 +135,26 @@ void generate(const View& view, intptr_t begin, intptr_t end, int* out) {
   }
 }
 
+// `count` copies of the element at `from`, as a typed fill: a copy call per element
+// cost more than the arithmetic of the expressions reading them (outer()'s column
+// operand, rep(x, each = k), a scalar).
+template <class T>
+void fill_value(const char* from, intptr_t count, char* out) {
+  T value;
+  std::memcpy(&value, from, sizeof(T));
+  std::fill_n(reinterpret_cast<T*>(out), count, value);
+}
+
+void fill(const char* from, size_t size, intptr_t count, char* out) {
+  if (size == sizeof(double)) {
+    fill_value<double>(from, count, out);
+  } else if (size == sizeof(int)) {
+    fill_value<int>(from, count, out);
+  } else {
+    for (intptr_t k = 0; k < count; ++k) std::memcpy(out + k * size, from, size);
+  }
+}
+
 void read_strided(const View& view, intptr_t begin, intptr_t end, char* out) {
   if (dtype_size(view.dtype) == sizeof(double)) {
     read_strided_typed(view, begin, end, reinterpret_cast<double*>(out));
@@ -156,15 +176,14 @@ void read_view(const View& view, intptr_t begin, intptr_t end, char* out) {
     return;
   }
   if (view.length == 1 && !view.bytes) {
-    for (intptr_t i = begin; i < end; ++i) std::memcpy(out + (i - begin) * size, view.data, size);
+    fill(view.data, size, end - begin, out);
     return;
   }
   if (view.each > 1) {
     // Runs of one repeated element.
     for (intptr_t i = begin; i < end;) {
       const intptr_t run = std::min(view.each - i % view.each, end - i);
-      const char* from = view_element(view, i, size);
-      for (intptr_t k = 0; k < run; ++k) std::memcpy(out + (i - begin + k) * size, from, size);
+      fill(view_element(view, i, size), size, run, out + (i - begin) * size);
       i += run;
     }
     return;

@@ -241,10 +241,13 @@ unsigned reduce_margin(const NodePtr& root, const MarginReduction& r, double* ou
            [&](const auto* typed) { fold_row_block(r, typed, column_step, i0, m, runner, &t); });
     });
   } else {
-    // In index order, a chunk at a time.
-    in_rounds((root->length + kChunk - 1) / kChunk, [&](intptr_t k) {
-      const intptr_t e0 = k * kChunk;
-      const intptr_t e1 = std::min(root->length, e0 + kChunk);
+    // In index order, a chunk at a time: whole columns where one fits, so that the
+    // evaluation reads views of columns in place (outer()'s operands in rowSums(f *
+    // dx); block_iterations.hpp).
+    const intptr_t chunk = r.n > 0 && r.n <= kChunk ? kChunk / r.n * r.n : kChunk;
+    in_rounds((root->length + chunk - 1) / chunk, [&](intptr_t k) {
+      const intptr_t e0 = k * chunk;
+      const intptr_t e1 = std::min(root->length, e0 + chunk);
       const char* data = memory ? memory + e0 * static_cast<intptr_t>(es) : nullptr;
       if (memory == nullptr) {
         scratch.resize(static_cast<size_t>(e1 - e0) * es);

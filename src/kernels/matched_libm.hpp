@@ -27,6 +27,8 @@ using ScalarFn = double (*)(double x, unsigned& warn);
 void exp_array(const double* x, double* y, intptr_t n, ScalarFn fn, unsigned& warn);
 void sin_array(const double* x, double* y, intptr_t n, ScalarFn fn, unsigned& warn);
 void cos_array(const double* x, double* y, intptr_t n, ScalarFn fn, unsigned& warn);
+// sqrt: exact everywhere; the array function only vectorizes it (matched_sqrt.cpp).
+void sqrt_array(const double* x, double* y, intptr_t n, ScalarFn fn, unsigned& warn);
 // The scalar power an element falls back to: the C library's pow(x, y) for every
 // finite x and y, with R's rules otherwise. (y is passed at run time: a compiler may
 // fold pow(x, -1.0) into 1 / x, which is not the library's value.)

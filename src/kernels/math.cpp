@@ -87,7 +87,7 @@ gufunc_kernel_init math2_kernel(const char* name) {
   return strided_init(name, "double, double -> double", binary_loop<Math2<F>>);
 }
 
-// exp, sin and cos: contiguous slices go through the matched array functions
+// exp, sin, cos and sqrt: contiguous slices go through the matched array functions
 // (the C library's values, several times faster); their fallback is Math1 itself.
 using ArrayFn = void (*)(const double*, double*, intptr_t, matched::ScalarFn, unsigned&);
 
@@ -118,7 +118,7 @@ void register_math_kernels(Table& table) {
                {
                    strided_init("abs", "integer -> integer", unary_loop<AbsInt>),
                    strided_init("abs", "double -> double", unary_loop<AbsDouble>),
-                   double_kernel<sqrt_>("sqrt"),
+                   matched_kernel<sqrt_, matched::sqrt_array>("sqrt"),
                    matched_kernel<exp_, matched::exp_array>("exp"),
                    double_kernel<expm1_>("expm1"),
                    double_kernel<rsem::log_r>("log"),

@@ -243,7 +243,9 @@ test_that("a failed or interrupted write leaves the file there as it was", {
   materialize(lazy(as.double(1:10)), file = f)
   before <- readBin(f, "raw", 1e4)
   x <- lazy(runif(1e7))
-  for (i in 1:60) x <- sqrt(x * x + 1)  # about a second: progress is reported (30 took 0.5 s)
+  # Long enough for progress reports, which start after half a second: 200 steps
+  # take about 1.5 s here (60 took 0.45 s once sqrt() was vectorized).
+  for (i in 1:200) x <- sqrt(x * x + 1)
   old <- options(gufunc.progress = function(done, total) stop("stopped by the test"))
   expect_error(materialize(x, file = f), "stopped by the test")
   options(old)
@@ -359,7 +361,9 @@ test_that("a file cut short during an evaluation stops it with an error", {
   })
   on.exit(options(old), add = TRUE)
   y <- x
-  for (i in 1:100) y <- sqrt(y * y + 1)  # over half a second: progress is reported
+  # Over half a second, so that progress is reported: about 1.2 s here (100 steps
+  # took 0.3 s once sqrt() was vectorized).
+  for (i in 1:400) y <- sqrt(y * y + 1)
   expect_error(sum(y), "cut short", class = "gufunc_kernel_error")
   expect_true(cut)
   options(old)

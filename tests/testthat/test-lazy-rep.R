@@ -45,6 +45,23 @@ test_that("outer() of lazy vectors fuses with what follows and gives base R's va
   expect_match(plan, "1 kernel", fixed = TRUE)
 })
 
+test_that("outer() and rep(each =) operands read in place, by blocks of one column", {
+  # Columns of 300 rows: blocks of one column read the operands in place (a run of
+  # one element as a scalar), in rowSums() and colSums() too; runs of 4-byte values.
+  x <- c(runif(297), NA, -Inf, 0)
+  y <- runif(400)
+  xi <- c(sample.int(100L, 299, replace = TRUE), NA)
+  yl <- c(TRUE, NA, FALSE, rep(TRUE, 297))
+  for_engine_settings({
+    expect_identical(rowSums(outer(lazy(x), lazy(y), "-") * 2), rowSums(outer(x, y, "-") * 2))
+    expect_identical(colSums(outer(lazy(x), lazy(y)) + 1), colSums(outer(x, y) + 1))
+    expect_identical(rowMeans(outer(lazy(xi), lazy(xi), "+")), rowMeans(outer(xi, xi, "+")))
+    expect_identical(materialize(rep(lazy(xi), each = 300) + 1L), rep(xi, each = 300) + 1L)
+    expect_identical(materialize(rep(lazy(yl), each = 256) & TRUE), rep(yl, each = 256) & TRUE)
+    expect_identical(sum(outer(lazy(y), lazy(x), "/")), sum(outer(y, x, "/")))
+  })
+})
+
 test_that("outer() with FUN = \"*\" and %o% are deferred with base R's bits", {
   g <- c(grid_double, grid_nan_bits)
   cases <- list(
