@@ -36,7 +36,7 @@ size_t column_block(const Batch& b, const Node& root, intptr_t begin, size_t blo
     } else if (!view.is_block() && view.each > 1) {
       period = view.each;
     }
-    if (period == 0) continue;  // read in place anyway
+    if (period == 0) continue;  // in place anyway, or copied whatever the blocks
     if (rows != 0 && period != rows) return 0;
     rows = period;
   }
