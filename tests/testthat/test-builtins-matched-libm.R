@@ -1,10 +1,10 @@
-# exp, sin, cos and x ^ k run a fast path that must return the C library's exact
-# bits (src/kernels/matched_libm.hpp). These inputs aim at where it could go wrong:
-# results next to a power of two, arguments next to multiples of pi/2, the edges
-# of the fast range, every rounding case over many random inputs, and the lanes
-# left over when a slice is not a multiple of 4 long.
+# exp, sin, cos, sqrt and x ^ y run a fast path that must return the C library's
+# exact bits (src/kernels/matched_libm.hpp). These inputs aim at where it could go
+# wrong: results next to a power of two, arguments next to multiples of pi/2, the
+# edges of the fast range, every rounding case over many random inputs, and the
+# lanes left over when a slice is not a multiple of 4 long.
 
-matched_fns <- c("exp", "sin", "cos")
+matched_fns <- c("exp", "sin", "cos", "sqrt")
 
 # Doubles next to each of `x`: up to `k` ulps either way.
 ulp_neighbours <- function(x, k = 3L) {
@@ -27,7 +27,7 @@ matched_inputs <- function() {
   )
 }
 
-test_that("exp, sin and cos return the C library's bits on 1.4 million chosen inputs", {
+test_that("exp, sin, cos and sqrt return the C library's bits on 1.4 million chosen inputs", {
   x <- matched_inputs()
   for_threads({
     for (fn in matched_fns) {
