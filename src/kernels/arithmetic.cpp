@@ -111,14 +111,17 @@ GUFUNC_SIMD_CLONES int pow_double_loop(char** args, const intptr_t* dimensions,
   const intptr_t n = dimensions[0];
   const intptr_t width = sizeof(double);
   const bool flat = steps[0] == width && steps[2] == width;
-  const double y = n > 0 && flat && steps[1] == 0 ? load<double>(args[1]) : 0;
+  if (n <= 0 || !flat || steps[1] != 0) {
+    return binary_loop<PowDouble>(args, dimensions, steps, data);
+  }
+  const double y = load<double>(args[1]);  // one exponent for every element
   const double* x = reinterpret_cast<const double*>(args[0]);
   double* out = reinterpret_cast<double*>(args[2]);
   if (y == 2.0) {
     for (intptr_t i = 0; i < n; ++i) out[i] = x[i] * x[i];
     return 0;
   }
-  const int halves = n > 0 && flat && steps[1] == 0 ? matched::matched_power_halves(y) : 0;
+  const int halves = matched::matched_power_halves(y);
   if (halves != 0) {
     // r^3, k^5, x^-1, x^0.5: the C library's pow(x, y) bits, several times faster
     unsigned warn = 0;
