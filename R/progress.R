@@ -1,11 +1,12 @@
 # Progress of long evaluations. Between rounds (see src/dispatch/rounds.hpp) the
 # engine reports how many items of its current pass are done; once an evaluation
-# has run for half a second, each report reaches progress_update() (on the main
-# thread), which drives a cli progress bar, shown by cli's own rule: only when the
-# bar has existed for `cli.progress_show_after` seconds (default 2), so short work
-# shows nothing. Option `gufunc.progress`: TRUE, FALSE, or a function(done, total)
-# that receives the reports instead (for a Shiny app, say); the default (NULL) is
-# TRUE in interactive sessions and FALSE otherwise. Without cli, TRUE shows nothing.
+# has run for half a second (option `gufunc.progress_after`), each report reaches
+# progress_update() (on the main thread), which drives a cli progress bar, shown by
+# cli's own rule: only when the bar has existed for `cli.progress_show_after`
+# seconds (default 2), so short work shows nothing. Option `gufunc.progress`: TRUE,
+# FALSE, or a function(done, total) that receives the reports instead (for a Shiny
+# app, say); the default (NULL) is TRUE in interactive sessions and FALSE otherwise.
+# Without cli, TRUE shows nothing.
 
 # Whether evaluations report progress to R: read in C++ when an evaluation starts.
 progress_wanted <- function() {

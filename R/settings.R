@@ -34,6 +34,11 @@
 #'     `cli.progress_show_after` (2 s); `FALSE` shows none; a `function(done,
 #'     total)` receives the counts instead. Default: `TRUE` in interactive
 #'     sessions, `FALSE` otherwise.}
+#'   \item{`gufunc.progress_after`}{Seconds an evaluation runs before it reports
+#'     progress at all (to the bar or the function above), so that short work pays
+#'     nothing for it: a number from 0 to 86400, default 0.5. `0` reports from the
+#'     first round, which lets a test or a function option see reports of short
+#'     work.}
 #'   \item{`gufunc.cache_dir`}{Where [gufunc_cpp()] keeps compiled kernels; default
 #'     `tools::R_user_dir("gufunc", "cache")`.}
 #' }

@@ -6,14 +6,36 @@
 
 #include "r/eval_settings.hpp"
 #include "r/guard.hpp"
+#include "r/option_text.hpp"
 
 namespace gufunc {
 namespace r {
 
 namespace {
 
-// Evaluations shorter than this report nothing (cli shows a bar only after 2 s).
-const std::chrono::milliseconds kQuietStart(500);
+// Evaluations shorter than this report nothing (cli shows a bar only after 2 s),
+// unless option gufunc.progress_after says otherwise.
+const double kQuietStartSeconds = 0.5;
+const double kMaxQuietStartSeconds = 86400;  // a day: more is a typo
+
+// Option gufunc.progress_after: seconds of silence at the start of an evaluation.
+std::chrono::steady_clock::duration quiet_start_setting() {
+  SEXP opt = Rf_GetOption1(Rf_install("gufunc.progress_after"));
+  double seconds = kQuietStartSeconds;
+  if (!Rf_isNull(opt)) {
+    const bool number = (TYPEOF(opt) == REALSXP || TYPEOF(opt) == INTSXP) && XLENGTH(opt) == 1 &&
+                        Rf_getAttrib(opt, R_ClassSymbol) == R_NilValue;
+    seconds = number ? Rf_asReal(opt) : NA_REAL;
+    if (ISNAN(seconds) || seconds < 0 || seconds > kMaxQuietStartSeconds) {
+      throw Error("gufunc_argument_error",
+                  "option `gufunc.progress_after` must be a single number of seconds from 0 to "
+                  "86400, not " +
+                      option_value_text(opt));
+    }
+  }
+  return std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+      std::chrono::duration<double>(seconds));
+}
 
 struct Report {
   double done, total;
@@ -38,6 +60,7 @@ SEXP send_report(void* data) {
 
 struct ProgressState {
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::duration quiet = quiet_start_setting();
   enum class Wanted { Unknown, Yes, No } wanted = Wanted::Unknown;
   bool stopped = false;  // R code jumped: report nothing more
 };
@@ -48,7 +71,7 @@ std::function<void(size_t, size_t)> progress_reporter() {
   auto state = std::make_shared<ProgressState>();
   return [state](size_t done, size_t total) {
     if (state->stopped || state->wanted == ProgressState::Wanted::No) return;
-    if (std::chrono::steady_clock::now() - state->started < kQuietStart) return;
+    if (std::chrono::steady_clock::now() - state->started < state->quiet) return;
     try {
       if (state->wanted == ProgressState::Wanted::Unknown) {
         const bool yes = Rf_asLogical(unwind_protect(ask_wanted, nullptr)) == TRUE;

@@ -243,10 +243,11 @@ test_that("a failed or interrupted write leaves the file there as it was", {
   materialize(lazy(as.double(1:10)), file = f)
   before <- readBin(f, "raw", 1e4)
   x <- lazy(runif(1e7))
-  # Long enough for progress reports, which start after half a second: 200 steps
-  # take about 1.5 s here (60 took 0.45 s once sqrt() was vectorized).
-  for (i in 1:200) x <- sqrt(x * x + 1)
-  old <- options(gufunc.progress = function(done, total) stop("stopped by the test"))
+  # Longer than the time limit below (0.05 s): about 0.4 s here.
+  for (i in 1:60) x <- sqrt(x * x + 1)
+  # Progress reports from the first round (not after half a second).
+  old <- options(gufunc.progress = function(done, total) stop("stopped by the test"),
+                 gufunc.progress_after = 0)
   expect_error(materialize(x, file = f), "stopped by the test")
   options(old)
   expect_identical(readBin(f, "raw", 1e4), before)
@@ -358,12 +359,10 @@ test_that("a file cut short during an evaluation stops it with an error", {
       cut <<- TRUE
       close(file(f, "w"))  # truncated to nothing between two rounds
     }
-  })
+  }, gufunc.progress_after = 0)
   on.exit(options(old), add = TRUE)
   y <- x
-  # Over half a second, so that progress is reported: about 1.2 s here (100 steps
-  # took 0.3 s once sqrt() was vectorized).
-  for (i in 1:400) y <- sqrt(y * y + 1)
+  for (i in 1:20) y <- sqrt(y * y + 1)
   expect_error(sum(y), "cut short", class = "gufunc_kernel_error")
   expect_true(cut)
   options(old)

@@ -14,9 +14,13 @@ test_that("Ctrl-C stops an evaluation with R's interrupt, and the lazy value sta
     "library(gufunc)",
     "options(gufunc.threads = 2)",
     "x <- lazy(runif(1e7))",
-    "for (i in 1:300) x <- sqrt(x * x + 1)", # seconds of work (sqrt is vectorized)
+    "for (i in 1:300) x <- sqrt(x * x + 1)", # seconds of work
     "expected <- x[1:3]",
-    sprintf('writeLines(as.character(Sys.getpid()), "%s")', pid_file),
+    # The pid, written from the evaluation's first progress report: the child is
+    # then inside materialize().
+    sprintf('options(gufunc.progress_after = 0, gufunc.progress = function(done, total) {
+               if (!file.exists("%s")) writeLines(as.character(Sys.getpid()), "%s")
+             })', pid_file, pid_file),
     "tries <- 0",
     "r <- tryCatch({",
     "  for (i in 1:3) { tries <- tries + 1; try(materialize(x), silent = TRUE) }",
@@ -40,7 +44,6 @@ test_that("Ctrl-C stops an evaluation with R's interrupt, and the lazy value sta
     Sys.sleep(0.05)
   }
   expect_true(file.exists(pid_file))
-  Sys.sleep(0.5) # the child is now inside materialize()
   sent <- as.numeric(Sys.time())
   expect_true(tools::pskill(as.integer(readLines(pid_file)), tools::SIGINT))
   for (i in 1:1200) {
