@@ -68,9 +68,11 @@ as_generic_call <- function(call, name, env) {
   generic <- env[[".Generic"]]
   if (is.character(generic) && endsWith(name, ".gufunc_lazy")) call[[1L]] <- as.name(generic)
   for (i in seq_along(call)[-1L]) {
+    # (An empty subscript is language too, and a variable could not hold it.)
+    if (is.language(call[[i]])) next
     arg <- call[[i]]
     short <- is.atomic(arg) && length(arg) <= 5L && is.null(attributes(arg))
-    if (!is.language(arg) && !short) call[[i]] <- as.name(value_label(arg))
+    if (!short) call[[i]] <- as.name(value_label(arg))
   }
   call
 }

@@ -75,7 +75,10 @@
 #' per intermediate, so larger blocks only reserve memory); other values are an
 #' error of class `gufunc_argument_error` at evaluation. Warnings of an
 #' evaluation (for example `NaNs produced`) are raised when the values are computed,
-#' once. Ctrl-C stops a long evaluation within a fraction of a second and is R's
+#' once, for the elements computed: where base R warns when it computes a whole
+#' expression, `sqrt(x)[2:10]` of a lazy `x` computes, and warns for, only the nine
+#' elements it picks; and a deferred value computed by two evaluations (into a
+#' version of it after a subassignment, then itself) warns in each. Ctrl-C stops a long evaluation within a fraction of a second and is R's
 #' own interrupt, delivered once the engine has stopped: `tryCatch(interrupt = )`
 #' sees it, `try()` and `tryCatch(error = )` do not catch it, and the lazy value
 #' stays usable (nothing of the stopped evaluation is kept). When an evaluation fails, the
@@ -128,7 +131,8 @@
 #' gufunc does not mask (`stats::dnorm()` and the other distribution functions,
 #' `stats::fft()`, `storage.mode<-`, and base R's functions called from other packages) give
 #' plain data that still carries the class; [materialize()] and every gufunc
-#' function treat it as the plain value it is, and [is_lazy()] is `FALSE` for it.
+#' function treat it as the plain value it is, it prints as the plain value, and
+#' [is_lazy()] is `FALSE` for it.
 #'
 #' @param x For `lazy()`: a double, integer or logical vector, matrix or array
 #'   without a class. For `is_lazy()` and `materialize()`: any R object.

@@ -7,6 +7,9 @@
 
 #' @export
 `[<-.gufunc_lazy` <- function(x, ..., value) {
+  if (missing(value) && ...length() > 0L) {
+    return(eval(value_named_call(sys.call(), "[<-", x), parent.frame()))
+  }
   y <- deferred_assign(x, substitute(list(...)), environment(), value)
   if (!is.null(y)) return(y)
   # An ordinary copy, changed in place: one copy, as base R's x[i] <- v makes of a
@@ -26,6 +29,20 @@
     return(lazy(y))
   }
   y
+}
+
+# `[<-`(x, i, v) called as a function passes the value by position (R's own
+# x[i] <- v names it): the call of `generic` with the last argument named `value`
+# and x's value in place of x's expression (evaluated once already; the others are
+# not).
+value_named_call <- function(call, generic, x) {
+  tags <- names(call)
+  if (is.null(tags)) tags <- character(length(call))
+  tags[length(call)] <- "value"
+  names(call) <- tags
+  call[[1L]] <- as.name(generic)
+  call[[2L]] <- x
+  call
 }
 
 # The new version of lazy x with the elements the subscripts pick set to `value`,
@@ -57,6 +74,7 @@ deferred_assign <- function(x, dots, frame, value) {
   }
   where <- assigned_region(x, dots, frame)
   if (is.null(where)) return(NULL)
+  if (where[[2L]] * where[[3L]] == 0) return(x) # picks nothing: x as it is, as in base R
   if (length(value) != where[[2L]] * where[[3L]] && length(value) != 1L) return(NULL)
   .Call(C_lazy_assign, x, where, value, attributes(x))
 }

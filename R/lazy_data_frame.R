@@ -13,8 +13,11 @@ as.data.frame.gufunc_lazy <- function(x, row.names = NULL, optional = FALSE, ...
   if (is.null(dim(x))) {
     return(as.data.frame.vector(x, row.names = row.names, optional = optional, ..., nm = nm))
   }
-  as.data.frame(fallback_values(x, "as.data.frame"), row.names = row.names,
-                optional = optional, ...)
+  out <- as.data.frame(fallback_values(x, "as.data.frame"), row.names = row.names,
+                       optional = optional, ...)
+  # A 1-d array's column is named after the argument, as base R names it.
+  if (length(dim(x)) == 1L && !optional) names(out) <- nm
+  out
 }
 
 # ggplot2 picks a column's scale by its class: a lazy column takes the scale of

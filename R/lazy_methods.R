@@ -142,7 +142,12 @@ tail.gufunc_lazy <- function(x, ...) lazy_pick(x, function(s) utils::tail(s, ...
 lazy_pick <- function(x, pick, call) {
   standin <- standin_like(x)
   if (identical(call[[1L]], as.name("[.gufunc_lazy"))) call[[1L]] <- as.name("[")
-  picked <- tryCatch(pick(standin), error = function(e) stop(simpleError(conditionMessage(e), call)))
+  # Base R's error for x itself: its class (subscriptOutOfBoundsError) and message,
+  # with the user's call.
+  picked <- tryCatch(pick(standin), error = function(e) {
+    e$call <- call
+    stop(e)
+  })
   values <- .subset(x, as.vector(picked))
   attributes(values) <- attributes(picked)
   values

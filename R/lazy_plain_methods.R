@@ -7,6 +7,9 @@
 
 #' @export
 `[[<-.gufunc_lazy` <- function(x, ..., value) {
+  if (missing(value) && ...length() > 0L) {
+    return(eval(value_named_call(sys.call(), "[[<-", x), parent.frame()))
+  }
   y <- fallback_copy(x, "[[<-")
   y[[...]] <- value
   y
@@ -15,8 +18,25 @@
 #' @export
 Complex.gufunc_lazy <- function(z) base_fallback(.Generic, list(z))
 
+# sort() of an object orders it whole, whatever `partial` says: the plain values
+# take sort.int()'s rules, as a plain vector does.
+#' @export
+sort.gufunc_lazy <- function(x, decreasing = FALSE, ...) {
+  sort(fallback_values(x, "sort"), decreasing = decreasing, ...)
+}
+
 #' @export
 rep.gufunc_lazy <- function(x, ...) {
+  # rep_len() and rep.int() hand an object to rep(); for the plain vector they keep
+  # none of its attributes (names).
+  caller <- sys.function(sys.parent())
+  if (identical(caller, base::rep_len) || identical(caller, base::rep.int)) {
+    x <- if (.Call(C_lazy_is_vector, x)) {
+      .Call(C_lazy_with_attributes, x, structure(list(), names = character()))
+    } else {
+      as.vector(materialize(x))
+    }
+  }
   view <- rep_view(x, list(...))
   if (!is.null(view)) return(view)
   rep(fallback_values(x, "rep"), ...)

@@ -11,6 +11,12 @@ kPrintFirst <- 10L
 
 #' @export
 print.gufunc_lazy <- function(x, ...) {
+  # Plain data that a base R function gave the class (dnorm(lazy(x)) copies x's
+  # attributes onto its result) is not lazy: it prints as base R prints the values.
+  if (!.Call(C_lazy_is_vector, x)) {
+    print(unclass(x), ...)
+    return(invisible(x))
+  }
   cat(lazy_header(x), "\n", sep = "")
   n <- length(x)
   if (n > kPrintWhole && length(dim(x)) >= 2L) {
@@ -19,13 +25,8 @@ print.gufunc_lazy <- function(x, ...) {
   }
   shown <- if (n <= kPrintWhole) n else kPrintFirst
   if (shown > 0L) {
-    # Only the values shown are computed (a region read). A lazy value read back
-    # from a file is plain data already.
-    values <- if (.Call(C_lazy_is_vector, x)) {
-      .Call(C_lazy_region, x, 0, shown)
-    } else {
-      as.vector(unclass(x)[seq_len(shown)])
-    }
+    # Only the values shown are computed (a region read).
+    values <- .Call(C_lazy_region, x, 0, shown)
     if (shown == n) {
       attributes(values) <- attributes(unclass(x))
     } else if (!is.null(names(x))) {
@@ -70,7 +71,7 @@ print_corner <- function(x, ...) {
 kPrintRun <- 10000
 leading_columns <- function(x, rows, cols) {
   n <- dim(x)[1L]
-  if (n * cols <= kPrintRun && .Call(C_lazy_is_vector, x)) {
+  if (n * cols <= kPrintRun) {
     run <- .Call(C_lazy_region, x, 0, n * cols)
     return(matrix(run, n, cols)[seq_len(rows), , drop = FALSE])
   }

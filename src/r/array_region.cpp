@@ -34,6 +34,15 @@ SEXP dots_value(SEXP cell, SEXP frame) {
   return unwind_protect(force_value, &f);
 }
 
+// Whether some dimension picks no index (an empty subscript, or a dimension of
+// extent 0): then no element is picked, whatever the others pick.
+bool picks_nothing(const std::vector<Run>& runs) {
+  for (const Run& r : runs) {
+    if (r.n == 0) return true;
+  }
+  return false;
+}
+
 // c(first, rows, columns, step) in storage order of the runs of every dimension of
 // an array of dims `d`: full dimensions first, then the inner one (runs of
 // consecutive indices are one run of elements), then at most one more dimension
@@ -42,6 +51,10 @@ SEXP dots_value(SEXP cell, SEXP frame) {
 // False when the picked elements have another shape.
 bool block_pick(const std::vector<double>& d, const std::vector<Run>& runs, double pick[4]) {
   const size_t rank = d.size();
+  if (picks_nothing(runs)) {
+    pick[0] = 0, pick[1] = 0, pick[2] = 1, pick[3] = 0;
+    return true;
+  }
   std::vector<double> stride(rank, 1);
   for (size_t k = 1; k < rank; ++k) stride[k] = stride[k - 1] * d[k - 1];
   double first = 0;
@@ -78,7 +91,7 @@ bool block_pick(const std::vector<double>& d, const std::vector<Run>& runs, doub
 // rolls. All of dimension 1 is picked, all of dimension 2 when it is shifted (else
 // consecutive indices), and one index of each later dimension.
 bool rolled_pick(const std::vector<double>& d, const std::vector<Run>& runs, double pick[4]) {
-  if (runs[0].n != d[0] || runs[1].by != 1) return false;
+  if (runs[0].n != d[0] || runs[1].by != 1 || picks_nothing(runs)) return false;
   double first = 0, stride = 1;
   for (size_t k = 0; k < d.size(); ++k) {
     if (k >= 2 && (runs[k].roll != 0 || runs[k].n != 1)) return false;

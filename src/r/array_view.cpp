@@ -94,8 +94,11 @@ SEXP view_attributes(SEXP x, const ArrayRegion& region) {
   } else {
     PROTECT(dimnames);
   }
-  out = any_names ? attribute_list({"dim", "dimnames"}, {dim, dimnames})
-                  : attribute_list({"dim"}, {dim});
+  // Dimnames of only NULLs stay when they are named (list(R = NULL, C = NULL)), as
+  // in base R.
+  const bool keep_dimnames = any_names || Rf_getAttrib(dn, R_NamesSymbol) != R_NilValue;
+  out = keep_dimnames ? attribute_list({"dim", "dimnames"}, {dim, dimnames})
+                      : attribute_list({"dim"}, {dim});
   UNPROTECT(3);
   return out;
 }

@@ -291,3 +291,42 @@ test_that("a pending subassignment is read by reductions, gufuncs and ifelse", {
   expect_equal(materialize(matmul(L, L)), want %*% want, tolerance = 1e-12)
   expect_identical(materialize(t(L)), t(want))
 })
+
+test_that("subassignments that pick nothing give x as it was", {
+  withr::local_options(gufunc.lazy_min_length = 0)
+  m30 <- matrix(numeric(0), 3, 0)
+  m03 <- matrix(numeric(0), 0, 3)
+  a <- array(numeric(0), c(2, 0, 2))
+  x <- lazy(numeric(0))
+  x[] <- 5
+  expect_identical(materialize(x), numeric(0))
+  x[] <- numeric(0)
+  expect_identical(materialize(x), numeric(0))
+  m <- lazy(m03)
+  m[, 1] <- 5
+  expect_identical(materialize(m), m03)
+  m <- lazy(m30)
+  m[1, ] <- 5
+  expect_identical(materialize(m), m30)
+  aa <- lazy(a)
+  aa[, , 1] <- 5
+  expect_identical(materialize(aa), a)
+  y <- lazy(c(a = 1, b = 2))
+  y[0] <- 5
+  expect_identical(materialize(y), c(a = 1, b = 2))
+})
+
+test_that("`[<-` and `[[<-` called as functions take the value by position", {
+  b <- matrix(1:2, ncol = 2)
+  big <- matrix(runif(2e5), 400)
+  expect_identical(materialize(`[<-`(lazy(big), 1, 2, 5)), `[<-`(big, 1, 2, 5))
+  withr::local_options(gufunc.lazy_min_length = 0)
+  expect_identical(materialize(`[<-`(lazy(b), 1, 5L)), `[<-`(b, 1, 5L))
+  expect_identical(materialize(`[<-`(lazy(b), , 2, 9L)), `[<-`(b, , 2, 9L))
+  expect_identical(materialize(`[[<-`(lazy(b), 2, 7L)), `[[<-`(b, 2, 7L))
+  expect_identical(materialize(`[<-`(lazy(b), 1, value = 3L)), `[<-`(b, 1, value = 3L))
+  calls <- 0
+  v <- function() { calls <<- calls + 1; 4L }
+  expect_identical(materialize(`[<-`(lazy(b), 2, v())), `[<-`(b, 2, 4L))
+  expect_identical(calls, 1) # the value is evaluated once
+})

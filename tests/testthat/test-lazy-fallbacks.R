@@ -120,3 +120,22 @@ test_that("a small regular subset of a deferred value gives its plain values", {
   expect_warning(s <- v[1:10], "NaNs produced")
   expect_identical(s[1], NaN)
 })
+
+test_that("sort(), rep_len(), rep.int() and as.data.frame() give the plain vector's results", {
+  x <- c(7, 2, 4, 5, 3, 6)
+  expect_identical(sort(lazy(x), partial = 3), sort(x, partial = 3)) # not sorted whole
+  expect_identical(sort(lazy(x), decreasing = TRUE), sort(x, decreasing = TRUE))
+  y <- c(3, NA, 1, 2)
+  expect_identical(sort(lazy(y), na.last = TRUE), sort(y, na.last = TRUE))
+  named <- c(a = 1, b = 2)
+  expect_identical(rep_len(lazy(named), 3), rep_len(named, 3)) # no names
+  expect_identical(rep.int(lazy(named), 2), rep.int(named, 2))
+  expect_identical(materialize(rep(lazy(named), 2)), rep(named, 2)) # names
+  big <- c(a = 1, runif(69999))
+  expect_identical(materialize(rep_len(lazy(big), 140000)), rep_len(big, 140000))
+  a1 <- array(1:3, 3)
+  expected <- as.data.frame(a1)
+  a1 <- lazy(a1)
+  expect_identical(as.data.frame(a1), expected) # the column named "a1"
+  expect_identical(as.data.frame(a1, optional = TRUE), as.data.frame(array(1:3, 3), optional = TRUE))
+})

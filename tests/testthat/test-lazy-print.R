@@ -73,3 +73,13 @@ test_that("lazy_state() tells deferred, materialized and failed values apart", {
   expect_error(lazy_state(1:3), class = "gufunc_type_error")
   expect_error(lazy_state(1:3), "`x` must be a lazy value")
 })
+
+test_that("plain data that a base R function gave the class prints as the plain value", {
+  x <- c(a = 1, b = 2.5)
+  y <- stats::dnorm(lazy(x)) # copies x's attributes, class included
+  expect_false(is_lazy(y))
+  expect_identical(capture.output(print(y)), capture.output(print(stats::dnorm(x))))
+  m <- matrix(c(0.5, 1, 2, 4), 2)
+  expect_identical(capture.output(print(stats::pnorm(lazy(m)))),
+                   capture.output(print(stats::pnorm(m))))
+})

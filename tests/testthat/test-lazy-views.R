@@ -252,3 +252,44 @@ test_that("a view keeps the memory it reads alive and unchanged", {
   gc()
   expect_identical(materialize(z), v[-1])
 })
+
+test_that("arrays with a dimension of extent 0 give base R's empty subsets", {
+  m30 <- matrix(numeric(0), 3, 0)
+  a <- array(numeric(0), c(2, 0, 2))
+  a2 <- array(numeric(0), c(2, 3, 0))
+  mi <- matrix(integer(0), 0, 3)
+  for (min_length in c(65536, 0)) {
+    withr::local_options(gufunc.lazy_min_length = min_length)
+    expect_identical(materialize(lazy(m30)[1, ]), m30[1, ])
+    expect_identical(materialize(lazy(m30)[2:3, ]), m30[2:3, ])
+    expect_identical(materialize(lazy(m30)[-1, ]), m30[-1, ])
+    expect_identical(materialize(lazy(m30)[1, , drop = FALSE]), m30[1, , drop = FALSE])
+    expect_identical(materialize(lazy(a)[1, , 1]), a[1, , 1])
+    expect_identical(materialize(lazy(a2)[1:2, 2:3, ]), a2[1:2, 2:3, ])
+    expect_identical(materialize(t(lazy(mi))[1, ]), t(mi)[1, ])
+    expect_identical(materialize((lazy(mi) * 2L)[, 2:3]), (mi * 2L)[, 2:3])
+  }
+})
+
+test_that("subscripts out of bounds of a deferred array keep R's error class", {
+  m <- matrix(1:70000, 700)
+  expected <- tryCatch((m * 2L)[701, 1], error = identity)
+  got <- tryCatch((lazy(m) * 2L)[701, 1], error = identity)
+  expect_identical(class(got), class(expected))
+  expect_identical(conditionMessage(got), conditionMessage(expected))
+  withr::local_options(gufunc.lazy_min_length = 0)
+  s <- matrix(1:20, 4)
+  expect_error(t(lazy(s))[, 5], class = "subscriptOutOfBoundsError")
+  expect_error((lazy(s) * 2L)[5, ], class = "subscriptOutOfBoundsError")
+})
+
+test_that("named dimnames of only NULLs stay, as in base R", {
+  m <- matrix(as.numeric(1:20), 4, 5, dimnames = list(R = NULL, C = NULL))
+  big <- matrix(runif(2e5), 400, dimnames = list(R = NULL, C = NULL))
+  expect_identical(dimnames(lazy(big)[1:300, ]), dimnames(big[1:300, ]))
+  withr::local_options(gufunc.lazy_min_length = 0)
+  expect_identical(materialize(lazy(m)[1:2, ]), m[1:2, ])
+  expect_identical(materialize(lazy(m)[c(2:4, 1), ]), m[c(2:4, 1), ])
+  expect_identical(materialize(lazy(m)[2, , drop = FALSE]), m[2, , drop = FALSE])
+  expect_identical(materialize(lazy(m)[2:3, 2:4][, 1:2]), m[2:3, 2:4][, 1:2])
+})
