@@ -55,7 +55,7 @@ elementwise_attributes <- function(value, args, name, call = NULL) {
     unary = if (is.logical(x)) keep_array_attributes(value, x) else keep_attributes(value, x),
     not = if (is.logical(x)) keep_attributes(value, x) else keep_array_attributes(value, x),
     math = keep_attributes(value, x),
-    predicate = keep_array_attributes(value, x),
+    predicate = keep_predicate_attributes(value, x),
     select = ,
     extreme = value,
     # math2(): all attributes of the operand as long as the result, x first.
@@ -235,6 +235,21 @@ keep_array_attributes <- function(value, from) {
     a <- attr(from, which, exact = TRUE)
     if (!is.null(a)) attr(value, which) <- a
   }
+  value
+}
+
+# is.na() and the like: dim and dimnames of an array, else names (R's do_isna; a
+# 1-d array's names() are its dimnames, which the result does not get twice).
+keep_predicate_attributes <- function(value, from) {
+  dim <- attr(from, "dim", exact = TRUE)
+  if (is.null(dim)) {
+    names <- attr(from, "names", exact = TRUE)
+    if (!is.null(names)) names(value) <- names
+    return(value)
+  }
+  attr(value, "dim") <- dim
+  dimnames <- attr(from, "dimnames", exact = TRUE)
+  if (!is.null(dimnames)) attr(value, "dimnames") <- dimnames
   value
 }
 

@@ -30,13 +30,15 @@ as.logical.gufunc_lazy <- function(x, ...) {
   if (is.null(v)) as.logical(fallback_values(x, "as.logical"), ...) else v
 }
 
-# x without attributes, as type `type`, still lazy where that needs no kernel but
-# `+`; NULL for base R to convert.
+# x without attributes, as type `type`, still lazy (integers and logicals to
+# doubles through the as.double kernel); NULL for base R to convert.
 lazy_as <- function(x, type) {
   if (!identical(oldClass(x), "gufunc_lazy") || !is_lazy(x)) return(NULL)
   from <- typeof(x)
   bare <- .Call(C_lazy_with_attributes, x, NULL)
   if (from == type) return(bare)
-  if (type == "double" && from %in% c("integer", "logical")) return(bare + 0)
+  if (type == "double" && from %in% c("integer", "logical")) {
+    return(.Call(C_lazy_map, "as.double", list(bare), "base", NULL))
+  }
   NULL
 }

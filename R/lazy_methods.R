@@ -30,6 +30,19 @@ Ops.gufunc_lazy <- function(e1, e2) {
   if (is.null(value)) base_fallback(.Generic, args) else value
 }
 
+# R's dispatch of log() passes the matched values (x, base) labelled with the
+# call's names in the call's order (R 4.2, any class): log(base = 2, x = y) and
+# log(2, x = y) reach a method as x = 2 and y in `...`. TRUE when the method's `x`
+# is the base: `x` is then bound to the second value.
+log_arguments_swapped <- function(call) {
+  tags <- names(call)
+  if (is.null(tags) || length(call) != 3L) return(FALSE)
+  tags <- tags[-1L]
+  at <- match("x", tags)
+  if (is.na(at)) at <- match("", tags)
+  identical(at, 2L)
+}
+
 # R >= 4.3 asks which of two Ops methods runs when both operands have one (a lazy
 # value and a Date, difftime or factor, say). Ours: it maps what the engine knows
 # and hands everything else to base R on materialized values, where the other
@@ -40,6 +53,9 @@ chooseOpsMethod.gufunc_lazy <- function(x, y, mx, my, cl, reverse) TRUE
 
 #' @export
 Math.gufunc_lazy <- function(x, ...) {
+  if (.Generic == "log" && ...length() == 1L && log_arguments_swapped(sys.call())) {
+    return(log(..1, x))
+  }
   if (startsWith(.Generic, "cum") && ...length() == 0L) {
     value <- lazy_scan(.Generic, x)
     if (!is.null(value)) return(value)

@@ -191,6 +191,10 @@ void register_arithmetic_kernels(Table& table) {
                    strided_init("%/%", ii_i, binary_loop<FloorDivInt>),
                    strided_init("%/%", dd_d, binary_loop<FloorDivDouble>),
                });
+  // R's as.double() of integers and logicals: they arrive cast, NA as NA_real_'s
+  // own bits, which a copy keeps (x + 0 would set its NaN's quiet bit).
+  add_builtin(table, Family::Math,
+              strided_init("as.double", "double -> double", unary_loop<Identity<double>>));
 }
 
 }  // namespace gufunc

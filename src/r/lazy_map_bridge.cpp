@@ -161,9 +161,13 @@ SEXP lazy_ops_entry(SEXP name, SEXP args) {
     }
     const char* fn = CHAR(STRING_ELT(name, 0));
     Table* base = find_table("base");
-    if (base == nullptr || base->find(fn) == nullptr) return R_NilValue;  // not a builtin
+    const auto* set = base == nullptr ? nullptr : base->find(fn);
+    if (set == nullptr) return R_NilValue;  // not a builtin
     if (static_cast<double>(n) < lazy_min_length()) return Rf_ScalarLogical(NA_LOGICAL);
     if (bare) return build_map("base", fn, args, R_NilValue);
+    // round(), atan2(), log(x, base): a first operand as long as the result gives
+    // all the attributes, the second none (R's math2); the R code has that rule.
+    if (set->traits().family == Family::Math2) return Rf_ScalarLogical(FALSE);
     SEXP attributes = dim_only_attributes(args, n);
     if (attributes == R_NilValue) return Rf_ScalarLogical(FALSE);
     return build_map("base", fn, args, attributes);

@@ -31,3 +31,17 @@ test_that("conversions give base R's values and keep the value lazy where they c
   expect_identical(as.vector(y, "character"), as.vector(m * 3, "character"))
   expect_identical(as.vector(lazy(i), "logical"), as.vector(i, "logical"))
 })
+
+test_that("integers and logicals converted to double keep NA_real_'s own bits", {
+  bits <- function(x) readBin(writeBin(x, raw()), "raw", 8)
+  v <- c(1L, NA, rep(3L, 80000))
+  l <- c(TRUE, NA, rep(FALSE, 80000))
+  expect_identical(bits(materialize(as.numeric(lazy(v)))[2]), bits(as.numeric(v)[2]))
+  expect_identical(bits(materialize(as.double(lazy(l)))[2]), bits(as.double(l)[2]))
+  expect_true(is_lazy(as.numeric(lazy(v))))
+  x <- lazy(as.numeric(1:80000))
+  x[1:2] <- c(NA, 5L)
+  y <- as.numeric(1:80000)
+  y[1:2] <- c(NA, 5L)
+  expect_identical(bits(materialize(x)[1]), bits(y[1]))
+})

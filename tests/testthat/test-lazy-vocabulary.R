@@ -102,3 +102,43 @@ test_that("one fused kernel for round, cospi and arithmetic", {
   plan <- lazy_plan(round(lx * 2, 1) + cospi(lx) + is.na(lx))
   expect_length(plan$kernels, 1L)
 })
+
+test_that("log() with its arguments named in any order takes x and base as base R does", {
+  x <- c(2, 4, 8)
+  big <- as.numeric(1:70000)
+  expect_identical(materialize(log(base = 2, x = lazy(big))), log(big, 2))
+  withr::local_options(gufunc.lazy_min_length = 0)
+  expect_identical(materialize(log(base = 2, x = lazy(x))), log(base = 2, x = x))
+  expect_identical(materialize(log(base = 2, lazy(x))), log(base = 2, x))
+  expect_identical(materialize(log(b = 2, lazy(x))), log(b = 2, x))
+  expect_identical(materialize(log(2, x = lazy(x))), log(2, x = x))
+  expect_identical(materialize(log(lazy(x), 2)), log(x, 2))
+  expect_identical(materialize(log(x = lazy(x), base = 2)), log(x = x, base = 2))
+  expect_identical(materialize(log(base = lazy(c(2, 3, 4)), x = lazy(x))),
+                   log(base = c(2, 3, 4), x = x))
+})
+
+test_that("round(), atan2() and log(x, base) take the attributes of x when it is as long", {
+  d4 <- c(0, 1, 2, 3)
+  m4 <- matrix(c(1.11, 2.22, 3.33, 4.44), 2)
+  x <- as.numeric(1:70000)
+  expect_identical(materialize(atan2(lazy(x), matrix(x, 2))), atan2(x, matrix(x, 2)))
+  withr::local_options(gufunc.lazy_min_length = 0)
+  expect_identical(materialize(atan2(lazy(d4), m4)), atan2(d4, m4)) # no dim
+  expect_identical(materialize(round(lazy(d4), m4)), round(d4, m4))
+  expect_identical(materialize(signif(lazy(d4), m4)), signif(d4, m4))
+  expect_identical(materialize(log(lazy(d4 + 1), m4 + 1)), log(d4 + 1, m4 + 1))
+  expect_identical(materialize(atan2(lazy(m4), d4)), atan2(m4, d4)) # dim of x
+  expect_identical(materialize(atan2(lazy(2), m4)), atan2(2, m4)) # dim of the longer
+})
+
+test_that("is.na() and the like give an array dim and dimnames only, a vector names", {
+  a1 <- array(c(3, NA, 1), 3, dimnames = list(c("a", "b", "c")))
+  big <- array(c(3, NA, runif(69998)), 70000, dimnames = list(paste0("n", 1:70000)))
+  expect_identical(materialize(is.na(lazy(big))), is.na(big))
+  withr::local_options(gufunc.lazy_min_length = 0)
+  for (f in list(is.na, is.nan, is.finite, is.infinite)) {
+    expect_identical(materialize(f(lazy(a1))), f(a1))
+    expect_identical(materialize(f(lazy(c(a = 1, b = NaN)))), f(c(a = 1, b = NaN)))
+  }
+})
