@@ -54,9 +54,9 @@ extreme_of_values <- function(name, args, na.rm, call) {
 #' for classed objects. `ifelse()` with a lazy logical `test` and `yes` and `no` of one
 #' type (double, integer or logical; each of the test's length or one value, without
 #' a class) is deferred and fused like an operator, with base R's values and
-#' attributes (those of `test`); it checks first, in one pass, that some test is not
-#' `NA` (else base R's result is logical), and evaluates `yes` and `no` whole, as base
-#' R does when both are needed.
+#' attributes (those of `test`); it checks first (on the first elements, else in a
+#' pass over the test) which of `yes` and `no` some element takes, and evaluates only
+#' those, whole, as base R does (no branch: base R's logical result).
 #'
 #' `pmax()` and `pmin()` with a lazy argument and numbers (double, integer or logical
 #' vectors without a class, or `NULL`), a result of at least 65536 elements (option
@@ -219,23 +219,31 @@ besselY <- function(x, nu) {
 lazy_ifelse <- function(test, yes, no) {
   n <- length(test)
   if (typeof(test) != "logical" || n < lazy_min_length()) return(NULL)
+  # Base R evaluates `yes` only when some test is TRUE, `no` only when some is FALSE;
+  # a branch no element takes becomes NA of the other's type (base R's result where
+  # the test is NA). All NA: base R's logical NAs.
+  taken <- branches_taken(test)
+  if (!any(taken)) return(NULL)
+  if (!taken[["yes"]]) yes <- vector(typeof(no), 1L)[NA_integer_]
+  if (!taken[["no"]]) no <- vector(typeof(yes), 1L)[NA_integer_]
   type <- typeof(yes)
   if (!type %in% c("double", "integer", "logical") || typeof(no) != type) return(NULL)
   for (v in list(yes, no)) {
     if (!length(v) %in% c(1L, n)) return(NULL)
     if (!is.null(oldClass(v)) && !identical(oldClass(v), "gufunc_lazy")) return(NULL)
   }
-  if (!some_not_na(test)) return(NULL)
   .Call(C_lazy_map, "ifelse", list(test, unclass_plain(yes), unclass_plain(no)), "base",
         attributes(unclass(test)))
 }
 
-# TRUE when lazy logical `test` has a value that is not NA. The first elements
+# Whether lazy logical `test` has a TRUE (yes) and a FALSE (no). The first elements
 # decide it almost always, and computing only those (a view) spares a pass over a
 # test that may be costly to compute.
-some_not_na <- function(test) {
+branches_taken <- function(test) {
   first <- test[seq_len(min(length(test), 1024L))]
-  isTRUE(any(first | !first, na.rm = TRUE)) || isTRUE(any(test | !test, na.rm = TRUE))
+  yes <- isTRUE(any(first, na.rm = TRUE)) || isTRUE(any(test, na.rm = TRUE))
+  no <- isTRUE(any(!first, na.rm = TRUE)) || isTRUE(any(!test, na.rm = TRUE))
+  c(yes = yes, no = no)
 }
 
 # A plain operand without attributes (rep() in base R's ifelse() drops them); a lazy

@@ -11,6 +11,9 @@
 
 #' @export
 scale.gufunc_lazy <- function(x, center = TRUE, scale = TRUE) {
+  # Lazy centres and scales become attributes: their plain values.
+  center <- plain(center, "scale")
+  scale <- plain(scale, "scale")
   d <- dim(x)
   plain_attributes <- all(names(attributes(unclass(x))) %in% c("dim", "dimnames"))
   if (length(d) != 2L || !plain_attributes || !typeof(x) %in% c("double", "integer", "logical") ||

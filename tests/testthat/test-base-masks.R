@@ -110,3 +110,22 @@ test_that("without lazy arguments they are base R's functions, conditions includ
   expect_error(pmax(), "no arguments")
   expect_error(choose(5), "missing")
 })
+
+test_that("ifelse() with a lazy test evaluates only the branches some element takes", {
+  n <- 70000
+  x <- rep(c(-1, 4), n / 2)
+  all_true <- rep(TRUE, n)
+  expect_identical(materialize(ifelse(lazy(all_true), lazy(x), stop("never needed"))), x)
+  expect_identical(materialize(ifelse(lazy(x) > -5, lazy(x))), ifelse(x > -5, x)) # no `no`
+  expect_no_warning(s <- sum(ifelse(lazy(x) > 5, sqrt(lazy(x)), 0)))
+  expect_identical(s, 0)
+  na_false <- c(rep(NA, 2000), rep(FALSE, n)) # no TRUE in the first elements
+  expect_identical(materialize(ifelse(lazy(na_false), stop("never needed"), 2L)),
+                   ifelse(na_false, stop("never needed"), 2L))
+  na_true <- c(NA, rep(TRUE, n))
+  expect_identical(materialize(ifelse(lazy(na_true), 1.5, "never a character")),
+                   ifelse(na_true, 1.5, "never a character"))
+  expect_identical(materialize(ifelse(lazy(x) > 0, x, -x)), ifelse(x > 0, x, -x))
+  all_na <- rep(NA, n)
+  expect_identical(ifelse(lazy(all_na), 1, 2), ifelse(all_na, 1, 2))
+})

@@ -45,3 +45,15 @@ test_that("other scale() calls are base R's on the plain values", {
   expect_identical(scale(lazy(scale_values), center = as.character(1:10)),
                    suppressWarnings(scale(scale_values, center = as.character(1:10))))
 })
+
+test_that("lazy centres and scales become plain attributes", {
+  withr::local_options(gufunc.lazy_min_length = 0)
+  m <- matrix(c(1, 2, 3, 4, 5, 6), 2)
+  s <- c(10, 20, 30)
+  expect_identical(materialize(scale(lazy(m), center = lazy(s))), scale(m, center = s))
+  expect_identical(materialize(scale(lazy(m), center = FALSE, scale = lazy(s))),
+                   scale(m, center = FALSE, scale = s))
+  big <- matrix(runif(3e5), 1e5)
+  expect_identical(materialize(scale(lazy(big), center = lazy(c(1, 2, 3)))),
+                   scale(big, center = c(1, 2, 3)))
+})
