@@ -77,8 +77,10 @@
 #' evaluation (for example `NaNs produced`) are raised when the values are computed,
 #' once, for the elements computed: where base R warns when it computes a whole
 #' expression, `sqrt(x)[2:10]` of a lazy `x` computes, and warns for, only the nine
-#' elements it picks; and a deferred value computed by two evaluations (into a
-#' version of it after a subassignment, then itself) warns in each. Ctrl-C stops a long evaluation within a fraction of a second and is R's
+#' elements it picks; a deferred value computed by two evaluations (into a version
+#' of it after a subassignment, then itself) warns in each; and one warning that
+#' several operations of an evaluation give (`sqrt(x) + log(y)`, both `NaNs
+#' produced`) is raised once. Ctrl-C stops a long evaluation within a fraction of a second and is R's
 #' own interrupt, delivered once the engine has stopped: `tryCatch(interrupt = )`
 #' sees it, `try()` and `tryCatch(error = )` do not catch it, and the lazy value
 #' stays usable (nothing of the stopped evaluation is kept). When an evaluation fails, the
@@ -129,7 +131,9 @@
 #' would keep the class do the same ([base_masks]). Functions
 #' that copy every attribute of their first argument without dispatching and that
 #' gufunc does not mask (`stats::dnorm()` and the other distribution functions,
-#' `stats::fft()`, `storage.mode<-`, and base R's functions called from other packages) give
+#' `stats::fft()`, `storage.mode<-`, `log()`, `round()` and `signif()` of a plain `x` with
+#' a longer lazy second argument (R dispatches on `x` only), and base R's functions
+#' called from other packages) give
 #' plain data that still carries the class; [materialize()] and every gufunc
 #' function treat it as the plain value it is, it prints as the plain value, and
 #' [is_lazy()] is `FALSE` for it.
