@@ -11,7 +11,9 @@ test_that("verbose mode says what is materialized and why", {
   expect_message(aperm(a + 1, c(2, 1, 3)),
                  "materializing double\\[30 x 100 x 2\\] \\(48 kB\\) for aperm\\(\\) with a permutation")
   y <- x + 3
-  expect_message(sort(y), "for base R code")
+  expect_message(sort(y), "for sort\\(\\)")
+  y <- x + 4
+  expect_message(order(y), "for base R code \\(in order\\)")
   # Values at hand, and values computed already, are not materialized again.
   expect_silent(anyNA(x))
   z <- x * 5
