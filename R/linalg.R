@@ -112,7 +112,7 @@ matmul <- function(x, y) {
   need_same_core(x, y, 2L, 1L, "x", "y", "n", 'matmul "(m,n),(n,p)->(m,p)"', call)
   res <- call_builtin("matmul", x, y, arg_names = c("x", "y"), call = call)
   if (length(dim(x)) == 2L && length(dim(y)) == 2L) {
-    res <- set_matrix_dimnames(res, rownames(x), colnames(y))
+    res <- set_matrix_dimnames(res, rownames(x), colnames(y), product_dimnames_tags(x, y))
   }
   res
 }

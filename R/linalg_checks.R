@@ -78,9 +78,21 @@ call_builtin <- function(name, ..., arg_names, call) {
 }
 
 # The dimnames %*% and solve() give a plain 2-d result: `rows` and `cols` (NULL
-# when both are NULL).
-set_matrix_dimnames <- function(res, rows, cols) {
+# when both are NULL), named `tags` when given (%*% keeps the names of x's row and
+# y's column dimnames, "" for one without).
+set_matrix_dimnames <- function(res, rows, cols, tags = NULL) {
   if (is.null(rows) && is.null(cols)) return(res)
-  dimnames(res) <- list(rows, cols)
+  dn <- list(rows, cols)
+  names(dn) <- tags
+  dimnames(res) <- dn
   res
+}
+
+# The names %*% gives the dimnames of x %*% y: those of x's rows and y's columns,
+# or NULL when neither x's nor y's dimnames are named.
+product_dimnames_tags <- function(x, y) {
+  nx <- names(dimnames(x))
+  ny <- names(dimnames(y))
+  if (is.null(nx) && is.null(ny)) return(NULL)
+  c(if (is.null(nx)) "" else nx[1L], if (is.null(ny)) "" else ny[2L])
 }

@@ -115,7 +115,7 @@ void elementwise_range(const ApplyPlan& plan, const KernelCall& call,
   std::vector<intptr_t> steps(nargs);
   intptr_t pos = static_cast<intptr_t>(begin);
   const intptr_t stop = static_cast<intptr_t>(end);
-  while (pos < stop && !outcome.failed.load(std::memory_order_relaxed)) {
+  while (pos < stop && !outcome.stops_at(pos)) {
     intptr_t run = stop - pos;
     for (int k = 0; k < nargs; ++k) {
       const intptr_t es = static_cast<intptr_t>(dtype_size(plan.match.types[k]));
@@ -152,7 +152,7 @@ void broadcast_range(const ApplyPlan& plan, const KernelCall& call,
   intptr_t pos = static_cast<intptr_t>(begin);
   const intptr_t stop = static_cast<intptr_t>(end);
   const intptr_t n0 = rank ? loop[0] : 1;
-  while (pos < stop && !outcome.failed.load(std::memory_order_relaxed)) {
+  while (pos < stop && !outcome.stops_at(pos)) {
     intptr_t rest = pos;
     for (size_t j = 0; j < rank; ++j) {
       idx[j] = rest % loop[j];

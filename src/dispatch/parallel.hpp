@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <mutex>
 #include <string>
 
@@ -30,22 +31,33 @@ class SerialRunner : public Runner {
   int threads() const override { return 1; }
 };
 
-// What the workers of one parallel loop report: the first kernel error and the
-// union of the warnings (GUFUNC_WARN_* bits) they raised. Safe to share between them.
+// What the workers of one parallel loop report: a kernel error and the union of the
+// warnings (GUFUNC_WARN_* bits) they raised. Safe to share between them. Of errors
+// in known loop iterations the lowest one's is kept, whatever order the threads met
+// them in: the error a serial loop gives, the same on any number of threads.
 struct WorkerOutcome {
   std::atomic<unsigned> warnings{0};
   std::atomic<bool> failed{false};
   std::mutex lock;
   std::string message;
   intptr_t failed_at = -1;  // the failing loop iteration of the whole call, if known
+  // Iterations from here on need not run: the lowest failing one (0 when an error
+  // names none).
+  std::atomic<intptr_t> stop_from{std::numeric_limits<intptr_t>::max()};
 
   void fail(const std::string& msg, intptr_t at = -1) {
     std::lock_guard<std::mutex> g(lock);
-    if (!failed.exchange(true)) {
+    const bool first = !failed.exchange(true);
+    if (first || (at >= 0 && failed_at >= 0 && at < failed_at)) {
       message = msg;
       failed_at = at;
     }
+    const intptr_t from = at >= 0 ? at : 0;
+    if (from < stop_from.load()) stop_from.store(from);
   }
+
+  // Whether a worker at loop iteration `pos` may stop: an error at or before it.
+  bool stops_at(intptr_t pos) const { return pos >= stop_from.load(std::memory_order_relaxed); }
 };
 
 }  // namespace gufunc

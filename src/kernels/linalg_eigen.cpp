@@ -78,6 +78,23 @@ bool jacobi(double* a, double* v, intptr_t n, StopPoll* poll) {
   return true;
 }
 
+// Entries this far from 1 are scaled first: the sums of squares and the rotations'
+// tau*tau would overflow above about 1e154 and lose everything below about 1e-160.
+const double kScaleAbove = std::ldexp(1.0, 256), kScaleBelow = std::ldexp(1.0, -256);
+
+// A power of two that brings the largest entry of `a` into [0.5, 1) when it lies
+// outside [kScaleBelow, kScaleAbove] (else 0: no scaling). Multiplying by a power
+// of two is exact, and the eigenvalues of the scaled matrix times it are the
+// matrix's, its eigenvectors the same.
+int scale_exponent(const double* a, intptr_t len) {
+  double largest = 0.0;
+  for (intptr_t e = 0; e < len; ++e) largest = std::max(largest, std::fabs(a[e]));
+  if (largest == 0.0 || (largest >= kScaleBelow && largest <= kScaleAbove)) return 0;
+  int exponent = 0;
+  std::frexp(largest, &exponent);
+  return exponent;
+}
+
 // What eigen_slice() found.
 enum class SliceResult { Done, NotFinite, Stopped };
 
@@ -91,7 +108,14 @@ SliceResult eigen_slice(const char* x, const intptr_t* steps, char* values, char
   for (intptr_t j = 0; j < n; ++j) {
     for (intptr_t i = j + 1; i < n; ++i) a[j + i * n] = a[i + j * n];
   }
+  const int scale = scale_exponent(a, n * n);
+  if (scale != 0) {
+    for (intptr_t e = 0; e < n * n; ++e) a[e] = std::ldexp(a[e], -scale);
+  }
   if (!jacobi(a, v, n, poll)) return SliceResult::Stopped;
+  if (scale != 0) {
+    for (intptr_t j = 0; j < n; ++j) a[j + j * n] = std::ldexp(a[j + j * n], scale);
+  }
   for (intptr_t j = 0; j < n; ++j) order[j] = j;
   std::stable_sort(order, order + n,
                    [&](intptr_t i, intptr_t j) { return a[i + i * n] > a[j + j * n]; });

@@ -7,6 +7,7 @@
 // clang-format off
 #include "kernels/loop_options.hpp"  // first: covers everything below
 // clang-format on
+#include <cmath>
 #include <cstdint>
 
 #include "dispatch/table.hpp"
@@ -86,6 +87,34 @@ bool matmul_strided(intptr_t len, intptr_t m, intptr_t n, intptr_t p, const char
   return true;
 }
 
+// x * y and s + t as base R's compiled loop gives them when both are NaN: the first
+// operand's NaN (NA or NaN), quieted. The compiler may swap the operands of * and +,
+// so the fast loops can give the other one.
+double times_first_nan(double x, double y) { return std::isnan(x) ? x + 0.0 : x * y; }
+double plus_first_nan(double s, double t) { return std::isnan(s) ? s + 0.0 : s + t; }
+
+// Recomputes every NaN element of the product in index order with the first NaN
+// kept, as %*% gives it: NA %*% NaN is NA, NaN %*% NA is NaN. Finite elements are
+// left as they are.
+void first_nans(intptr_t len, intptr_t m, intptr_t n, intptr_t p, const char* a, const char* b,
+                char* c, const intptr_t* steps) {
+  const intptr_t la = steps[0], lb = steps[1], lc = steps[2];
+  const intptr_t am = steps[3], an = steps[4], bn = steps[5], bp = steps[6], cm = steps[7],
+                 cp = steps[8];
+  for (intptr_t l = 0; l < len; ++l, a += la, b += lb, c += lc) {
+    for (intptr_t k = 0; k < p; ++k) {
+      for (intptr_t i = 0; i < m; ++i) {
+        if (!std::isnan(at(c, i, k, cm, cp))) continue;
+        double s = 0.0;
+        for (intptr_t j = 0; j < n; ++j) {
+          s = plus_first_nan(s, times_first_nan(at(a, i, j, am, an), at(b, j, k, bn, bp)));
+        }
+        at(c, i, k, cm, cp) = s;
+      }
+    }
+  }
+}
+
 // Column-major without gaps (a dim of size 1 may have any stride).
 bool contiguous(intptr_t rows, intptr_t cols, intptr_t si, intptr_t sj) {
   return (rows <= 1 || si == kD) && (cols <= 1 || sj == rows * kD);
@@ -102,9 +131,10 @@ int matmul_loop(char** args, const intptr_t* dims, const intptr_t* steps, void* 
   char* c = args[2];
   const bool flat = contiguous(m, n, steps[3], steps[4]) && contiguous(n, p, steps[5], steps[6]) &&
                     contiguous(m, p, steps[7], steps[8]);
-  if (!flat) return matmul_strided(len, m, n, p, a, b, c, steps, &poll) ? 0 : gufunc_stopped(ctx);
   const intptr_t la = steps[0], lb = steps[1], lc = steps[2];
-  if (m == n && n == p && m >= 2 && m <= 4) {
+  if (!flat) {
+    if (!matmul_strided(len, m, n, p, a, b, c, steps, &poll)) return gufunc_stopped(ctx);
+  } else if (m == n && n == p && m >= 2 && m <= 4) {
     if (m == 2) matmul_fixed<2, 2, 2>(len, a, b, c, la, lb, lc);
     if (m == 3) matmul_fixed<3, 3, 3>(len, a, b, c, la, lb, lc);
     if (m == 4) matmul_fixed<4, 4, 4>(len, a, b, c, la, lb, lc);
@@ -115,6 +145,7 @@ int matmul_loop(char** args, const intptr_t* dims, const intptr_t* steps, void* 
   } else if (!matmul_contiguous(len, m, n, p, a, b, c, la, lb, lc, &poll)) {
     return gufunc_stopped(ctx);
   }
+  first_nans(len, m, n, p, a, b, c, steps);
   return 0;
 }
 

@@ -9,6 +9,7 @@
 // clang-format off
 #include "kernels/loop_options.hpp"  // first: covers everything below
 // clang-format on
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
@@ -49,9 +50,20 @@ bool det_of(double* a, intptr_t n, intptr_t* piv, StopPoll* poll, double* det) {
     *det = 0.0;
     return true;
   }
-  double d = sign;
-  for (intptr_t j = 0; j < n; ++j) d *= a[j + j * n];
-  *det = d;
+  // The product of the pivots with its power of two kept apart, so that a partial
+  // product past the double range (1e300 * 1e300 * 1e-300 * 1e-300) is not Inf or
+  // 0; the significands multiply, and round, as in the plain product.
+  double m = sign;
+  intptr_t e = 0;
+  for (intptr_t j = 0; j < n; ++j) {
+    int k = 0;
+    m *= std::frexp(a[j + j * n], &k);
+    e += k;
+    m = std::frexp(m, &k);
+    e += k;
+  }
+  const intptr_t limit = 100000;  // far past the range: ldexp() gives Inf or 0
+  *det = std::ldexp(m, static_cast<int>(std::max(-limit, std::min(limit, e))));
   return true;
 }
 

@@ -96,3 +96,13 @@ test_that("gu_eigen: NA, NaN or Inf is an error naming the slice; shape errors",
   expect_error(gu_eigen(1:3), class = "gufunc_shape_error")
   expect_error(gu_eigen(list(1)), class = "gufunc_type_error")
 })
+
+test_that("gu_eigen() scales matrices of very large or very small entries", {
+  m <- matrix(c(2, 1, 1, 2), 2)
+  for (s in c(1e200, 1e-200, 1e300, 1e-300, 1e150)) {
+    g <- gu_eigen(m * s)
+    b <- eigen(m * s, symmetric = TRUE)
+    expect_equal(g$values, b$values, tolerance = 1e-14, label = s)
+    expect_equal(abs(g$vectors), abs(b$vectors), tolerance = 1e-14, label = s)
+  }
+})

@@ -131,3 +131,29 @@ test_that("inner of vectors, empty dims, broadcasting and promotion", {
   err <- expect_error(inner(1:3, 1:4), class = "gufunc_shape_error")
   expect_match(conditionMessage(err), "`y` has size 4.*core dimension n of inner")
 })
+
+test_that("matmul() gives NA or NaN as %*% does, and %*%'s named dimnames", {
+  expect_identical(matmul(matrix(NA_real_), matrix(NaN)), matrix(NA_real_) %*% matrix(NaN))
+  expect_identical(matmul(matrix(NaN), matrix(NA_real_)), matrix(NaN) %*% matrix(NA_real_))
+  expect_identical(matmul(matrix(c(NA, NaN), 1), matrix(c(1, 1))), matrix(c(NA, NaN), 1) %*% c(1, 1))
+  expect_identical(matmul(matrix(c(Inf, NA), 1), matrix(c(0, 1), 2)),
+                   matrix(c(Inf, NA), 1) %*% matrix(c(0, 1), 2))
+  set.seed(2)
+  v <- c(NA, NaN, Inf, -Inf, 0, 1, -2.5)
+  for (k in 1:200) {
+    d <- sample(1:5, 3, TRUE)
+    a <- matrix(sample(v, d[1] * d[2], TRUE), d[1])
+    b <- matrix(sample(v, d[2] * d[3], TRUE), d[2])
+    expect_identical(matmul(a, b), a %*% b)
+  }
+  s <- array(sample(v, 3 * 4 * 50, TRUE), c(3, 4, 50))
+  t <- array(sample(v, 4 * 2 * 50, TRUE), c(4, 2, 50))
+  r <- matmul(s, t)
+  for (k in 1:50) expect_identical(r[, , k], s[, , k] %*% t[, , k])
+  a <- matrix(c(1, 2, 3, 4), 2, dimnames = list(R = c("r1", "r2"), C = c("c1", "c2")))
+  b <- matrix(c(1, 2, 3, 4), 2, dimnames = list(X = NULL, Y = c("y1", "y2")))
+  u <- matrix(c(1, 2, 3, 4), 2, dimnames = list(c("u1", "u2"), NULL))
+  for (p in list(list(a, a), list(a, b), list(b, a), list(u, a), list(a, u), list(u, u))) {
+    expect_identical(matmul(p[[1]], p[[2]]), p[[1]] %*% p[[2]])
+  }
+})

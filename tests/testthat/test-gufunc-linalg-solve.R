@@ -139,3 +139,23 @@ test_that("gu_solve shape errors name the argument and the dimension", {
   expect_match(conditionMessage(err), "argument `b`.*broadcast")
   expect_error(gu_solve(a, "x"), class = "gufunc_type_error")
 })
+
+test_that("gu_det() keeps the pivots' product within range where det() does", {
+  # (1e300 * 1e300 * 1e-300 * 1e-300 is 1 only to within rounding.)
+  expect_equal(gu_det(diag(c(1e300, 1e300, 1e-300, 1e-300))), 1, tolerance = 1e-15)
+  expect_equal(gu_det(diag(c(1e-200, 1e-200, 1e200, 1e200))), 1, tolerance = 1e-15)
+  expect_identical(gu_det(diag(c(1e300, 1e300))), Inf)
+  expect_identical(gu_det(diag(c(1e-300, 1e-300))), 0)
+  expect_identical(gu_det(diag(c(-1e300, 1e300))), -Inf)
+})
+
+test_that("the failing slice an error names is the first, on any number of threads", {
+  set.seed(3)
+  s <- array(rnorm(9 * 20000), c(3, 3, 20000))
+  s[, , 7000] <- 0
+  s[1, 1, 12000] <- NA
+  for (threads in c(1, 2, 2, 2)) {
+    withr::local_options(gufunc.threads = threads)
+    expect_error(gu_solve(s), "slice \\[, , 7000\\]", class = "gufunc_kernel_error")
+  }
+})
