@@ -67,52 +67,39 @@ GUFUNC_SIMD_CLONES bool matmul_contiguous(intptr_t len, intptr_t m, intptr_t n, 
   return true;
 }
 
-// Any strides (kernels requested through the C ABI may see views). False when
-// `poll` said stop.
-bool matmul_strided(intptr_t len, intptr_t m, intptr_t n, intptr_t p, const char* a, const char* b,
-                    char* c, const intptr_t* steps, StopPoll* poll) {
-  const intptr_t la = steps[0], lb = steps[1], lc = steps[2];
-  const intptr_t am = steps[3], an = steps[4], bn = steps[5], bp = steps[6], cm = steps[7],
-                 cp = steps[8];
-  for (intptr_t l = 0; l < len; ++l, a += la, b += lb, c += lc) {
-    for (intptr_t k = 0; k < p; ++k) {
-      for (intptr_t i = 0; i < m; ++i) {
-        double s = 0.0;
-        for (intptr_t j = 0; j < n; ++j) s += at(a, i, j, am, an) * at(b, j, k, bn, bp);
-        at(c, i, k, cm, cp) = s;
-      }
-      if (poll->stop_after(static_cast<double>(m) * static_cast<double>(n))) return false;
-    }
-  }
-  return true;
-}
-
 // x * y and s + t as base R's compiled loop gives them when both are NaN: the first
 // operand's NaN (NA or NaN), quieted. The compiler may swap the operands of * and +,
 // so the fast loops can give the other one.
 double times_first_nan(double x, double y) { return std::isnan(x) ? x + 0.0 : x * y; }
 double plus_first_nan(double s, double t) { return std::isnan(s) ? s + 0.0 : s + t; }
 
-// Recomputes every NaN element of the product in index order with the first NaN
-// kept, as %*% gives it: NA %*% NaN is NA, NaN %*% NA is NaN. Finite elements are
-// left as they are.
-void first_nans(intptr_t len, intptr_t m, intptr_t n, intptr_t p, const char* a, const char* b,
-                char* c, const intptr_t* steps) {
+// The products through any strides (kernels requested through the C ABI may see
+// views), element by element in index order. With NansOnly, only the elements that
+// are NaN now, recomputed with the first NaN kept, as %*% gives it (NA %*% NaN is
+// NA, NaN %*% NA is NaN); the others stay. False when `poll` said stop.
+template <bool NansOnly>
+bool strided_products(intptr_t len, intptr_t m, intptr_t n, intptr_t p, const char* a,
+                      const char* b, char* c, const intptr_t* steps, StopPoll* poll) {
   const intptr_t la = steps[0], lb = steps[1], lc = steps[2];
   const intptr_t am = steps[3], an = steps[4], bn = steps[5], bp = steps[6], cm = steps[7],
                  cp = steps[8];
   for (intptr_t l = 0; l < len; ++l, a += la, b += lb, c += lc) {
     for (intptr_t k = 0; k < p; ++k) {
       for (intptr_t i = 0; i < m; ++i) {
-        if (!std::isnan(at(c, i, k, cm, cp))) continue;
+        if (NansOnly && !std::isnan(at(c, i, k, cm, cp))) continue;
         double s = 0.0;
         for (intptr_t j = 0; j < n; ++j) {
-          s = plus_first_nan(s, times_first_nan(at(a, i, j, am, an), at(b, j, k, bn, bp)));
+          const double x = at(a, i, j, am, an), y = at(b, j, k, bn, bp);
+          s = NansOnly ? plus_first_nan(s, times_first_nan(x, y)) : s + x * y;
         }
         at(c, i, k, cm, cp) = s;
       }
+      if (!NansOnly && poll->stop_after(static_cast<double>(m) * static_cast<double>(n))) {
+        return false;
+      }
     }
   }
+  return true;
 }
 
 // Column-major without gaps (a dim of size 1 may have any stride).
@@ -133,7 +120,7 @@ int matmul_loop(char** args, const intptr_t* dims, const intptr_t* steps, void* 
                     contiguous(m, p, steps[7], steps[8]);
   const intptr_t la = steps[0], lb = steps[1], lc = steps[2];
   if (!flat) {
-    if (!matmul_strided(len, m, n, p, a, b, c, steps, &poll)) return gufunc_stopped(ctx);
+    if (!strided_products<false>(len, m, n, p, a, b, c, steps, &poll)) return gufunc_stopped(ctx);
   } else if (m == n && n == p && m >= 2 && m <= 4) {
     if (m == 2) matmul_fixed<2, 2, 2>(len, a, b, c, la, lb, lc);
     if (m == 3) matmul_fixed<3, 3, 3>(len, a, b, c, la, lb, lc);
@@ -145,7 +132,7 @@ int matmul_loop(char** args, const intptr_t* dims, const intptr_t* steps, void* 
   } else if (!matmul_contiguous(len, m, n, p, a, b, c, la, lb, lc, &poll)) {
     return gufunc_stopped(ctx);
   }
-  first_nans(len, m, n, p, a, b, c, steps);
+  strided_products<true>(len, m, n, p, a, b, c, steps, &poll);
   return 0;
 }
 
