@@ -47,7 +47,7 @@
 #'   \item{`gufunc_file_changed_error`}{A file a lazy value reads has another size,
 #'     modification time or inode than when [lazy_file()] mapped it (checked before
 #'     each evaluation): call [lazy_file()] again. A file cut short while an
-#'     evaluation reads it stops that evaluation with a `gufunc_kernel_error` saying so.}
+#'     evaluation reads it stops that evaluation with this error too.}
 #'   \item{`gufunc_interrupt`}{An evaluation stopped without R's own interrupt to
 #'     deliver (a stop requested from C code); Ctrl-C itself is R's interrupt.}
 #'   \item{`gufunc_internal_error`}{A bug in gufunc: please report it with the code

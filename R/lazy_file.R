@@ -45,8 +45,8 @@
 #' The file must not change while it is in use: every evaluation first checks its
 #' size, modification time and inode and raises a `gufunc_file_changed_error` when
 #' they differ (call `lazy_file()` again). A file truncated *during* an evaluation
-#' is not caught by that check and ends R with a bus error, as for any program that
-#' maps files.
+#' stops it with the same error: the engine reads files with `pread()`, which sees
+#' the end, where reading the mapped memory would end R with a bus error.
 #'
 #' **Saving**: [saveRDS()] / [save()] of a value from `lazy_file()` writes its
 #' path, type and dims, not its data; reading it back maps the file again (it must

@@ -40,16 +40,20 @@ struct WorkerOutcome {
   std::atomic<bool> failed{false};
   std::mutex lock;
   std::string message;
+  // The error's class when a worker threw one of gufunc's (a file cut short while it
+  // was read: gufunc_file_changed_error); empty for a kernel's error.
+  std::string condition_class;
   intptr_t failed_at = -1;  // the failing loop iteration of the whole call, if known
   // Iterations from here on need not run: the lowest failing one (0 when an error
   // names none).
   std::atomic<intptr_t> stop_from{std::numeric_limits<intptr_t>::max()};
 
-  void fail(const std::string& msg, intptr_t at = -1) {
+  void fail(const std::string& msg, intptr_t at = -1, const std::string& cls = std::string()) {
     std::lock_guard<std::mutex> g(lock);
     const bool first = !failed.exchange(true);
     if (first || (at >= 0 && failed_at >= 0 && at < failed_at)) {
       message = msg;
+      condition_class = cls;
       failed_at = at;
     }
     const intptr_t from = at >= 0 ? at : 0;

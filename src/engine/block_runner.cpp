@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "abi/error.hpp"
 #include "dispatch/apply.hpp"
 #include "dispatch/stop_check.hpp"
 #include "kernels/r_summary.hpp"
@@ -97,7 +98,7 @@ char* BlockRunner::pointer(int v, intptr_t pos, intptr_t count, char* scratch, i
                                    : reinterpret_cast<const char*>(&val.c_int));
     case ValueKind::Input: {
       const View& view = val.node->view;
-      if (view.length == 1 && !view.copied_only()) {
+      if (view.length == 1 && !view.copied_only() && view.file_fd < 0) {
         *step = 0;
         return const_cast<char*>(view.data);
       }
@@ -213,19 +214,23 @@ char* run_block(const BlockRunner& runner, size_t first, size_t last, intptr_t p
   gufunc_context ctx;
   gufunc_context_init(&ctx);
   attach_stop_check(&ctx);
-  std::string failure;
+  std::string failure, condition_class;
   try {
     size_t failed = 0;
     if (runner.run(first, last, pos, n, registers, &ctx, &failed) != 0) {
       failure = runner.failure(failed, ctx);
     }
+  } catch (const Error& e) {  // gufunc's own (a file cut short): its class and message
+    gufunc_error(&ctx, "%s", e.what());
+    failure = ctx.msg;
+    condition_class = e.condition_class();
   } catch (const std::exception& e) {
     gufunc_error(&ctx, "%s", e.what());
     failure = std::string("kernel failed: ") + ctx.msg;
   }
   if (ctx.warnings != 0) outcome->warnings.fetch_or(ctx.warnings);
   if (ctx.status == 0) return registers;
-  outcome->fail(failure);
+  outcome->fail(failure, -1, condition_class);
   return nullptr;
 }
 

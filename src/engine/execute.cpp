@@ -118,7 +118,9 @@ void run_batch(const Batch& b, const Node& root, intptr_t begin, intptr_t end, c
 }
 
 void check(WorkerOutcome& outcome) {
-  if (outcome.failed) throw Error("gufunc_kernel_error", outcome.message);
+  if (!outcome.failed) return;
+  const std::string& cls = outcome.condition_class;
+  throw Error(cls.empty() ? "gufunc_kernel_error" : cls, outcome.message);
 }
 
 // Runs the batch of `root` over positions [from, to) into `out` (elements, or loop

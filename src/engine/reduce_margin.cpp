@@ -173,10 +173,12 @@ void fold_row_block(const MarginReduction& r, const T* data, intptr_t column_ste
   });
 }
 
-// A value read where it is: memory of consecutive elements.
+// A value read where it is: memory of consecutive elements. Not a mapped file's,
+// which evaluate() reads with pread(), so that a file cut short while it runs is an
+// error, not a bus error.
 const char* in_memory(const Node& root) {
   const View& v = root.view;
-  const bool consecutive = !v.is_block() && v.each == 1 && !v.copied_only();
+  const bool consecutive = !v.is_block() && v.each == 1 && !v.copied_only() && v.file_fd < 0;
   return root.kind == NodeKind::Input && consecutive && root.length > 1 ? v.data : nullptr;
 }
 

@@ -363,10 +363,29 @@ test_that("a file cut short during an evaluation stops it with an error", {
   on.exit(options(old), add = TRUE)
   y <- x
   for (i in 1:20) y <- sqrt(y * y + 1)
-  expect_error(sum(y), "cut short", class = "gufunc_kernel_error")
+  expect_error(sum(y), "cut short", class = "gufunc_file_changed_error")
   expect_true(cut)
   options(old)
   expect_error(sum(x), class = "gufunc_file_changed_error")
+})
+
+test_that("a matrix file cut short during rowSums(), colSums() or a map is an error, not a crash", {
+  skip_on_os("windows")
+  reads <- list(rowSums = rowSums, colSums = colSums, rowMeans = rowMeans,
+                map = function(x) materialize(sqrt(x) + 1))
+  for (threads in 1:2) {
+    for (name in names(reads)) {
+      f <- tempfile(fileext = ".npy")
+      materialize(matrix(as.double(1:4e5), 2000), file = f)
+      x <- lazy_file(f)
+      withr::local_options(gufunc.threads = threads, gufunc.progress_after = 0,
+                           gufunc.progress = function(done, total) close(file(f, "w")))
+      expect_error(reads[[name]](x), "cut short", class = "gufunc_file_changed_error",
+                   label = paste(name, threads))
+      withr::local_options(gufunc.progress = FALSE)
+      unlink(f)
+    }
+  }
 })
 
 test_that("falling back to base R reads the file into memory once, and says so", {
