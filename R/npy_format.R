@@ -18,14 +18,19 @@ read_npy_header <- function(path, call) {
                         class = c("gufunc_file_format_error", "gufunc_file_error", "gufunc_error"),
                         call = call))
   }
-  con <- file(path, "rb")
+  # (Not opened when shorter than a header: a named pipe, whose size is 0, would
+  # wait for a writer.)
+  if (isTRUE(file.size(path) < 10)) bad("it is too short to hold a header")
+  con <- tryCatch(suppressWarnings(file(path, "rb")), error = function(e) {
+    stop(errorCondition(sprintf("file '%s': cannot open it (%s)", path, conditionMessage(e)),
+                        class = c("gufunc_file_error", "gufunc_error"), call = call))
+  })
   on.exit(close(con))
   lead <- readBin(con, "raw", 12L)
-  if (length(lead) < 10L || !identical(lead[1:6], npy_magic)) {
-    bad("it does not start with NumPy's magic string")
-  }
+  if (!identical(lead[1:6], npy_magic)) bad("it does not start with NumPy's magic string")
   major <- as.integer(lead[7L])
-  if (!major %in% 1:3) bad(sprintf("format version %d is unknown", major))
+  minor <- as.integer(lead[8L])
+  if (!major %in% 1:3 || minor != 0L) bad(sprintf("format version %d.%d is unknown", major, minor))
   if (major == 1L) {
     size <- sum(as.integer(lead[9:10]) * c(1, 256))
     start <- 10
@@ -45,14 +50,24 @@ read_npy_header <- function(path, call) {
     if (length(m) < 2L) bad(sprintf("its header has no '%s'", key))
     m[2L]
   }
+  # A dict of exactly these three keys, as NumPy requires.
+  dict <- trimws(text)
+  keys <- regmatches(dict, gregexpr("['\"][A-Za-z_]+['\"]\\s*:", dict))[[1L]]
+  keys <- gsub("['\":[:space:]]", "", keys)
+  if (!startsWith(dict, "{") || !endsWith(dict, "}") ||
+      !setequal(keys, c("descr", "fortran_order", "shape")) || anyDuplicated(keys)) {
+    bad("its header is not a dict of 'descr', 'fortran_order' and 'shape'")
+  }
   descr <- field("descr", "['\"]([^'\"]*)['\"]")
   fortran <- field("fortran_order", "(True|False)") == "True"
   shape_text <- field("shape", "\\(([^)]*)\\)")
   parts <- trimws(strsplit(shape_text, ",", fixed = TRUE)[[1L]])
-  parts <- parts[nzchar(parts)]
   parts <- sub("L$", "", parts)  # Python 2 wrote long integers as 3L
-  if (!all(grepl("^[0-9]+$", parts))) bad(sprintf("its shape (%s) is not a tuple of sizes", shape_text))
-  shape <- as.numeric(parts)
+  # A tuple: (), (n,) or (n, m, ...), a trailing comma allowed; (n) is a number.
+  tuple <- !nzchar(trimws(shape_text)) ||
+    (all(grepl("^[0-9]+$", parts)) && (length(parts) >= 2L || grepl(",\\s*$", shape_text)))
+  if (!tuple) bad(sprintf("its shape (%s) is not a tuple of sizes", shape_text))
+  shape <- as.numeric(parts[nzchar(parts)])
   list(descr = descr, type = unname(npy_types[descr]), shape = shape, fortran_order = fortran,
        offset = start + size)
 }

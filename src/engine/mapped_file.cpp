@@ -133,7 +133,9 @@ std::shared_ptr<MappedFile> MappedFile::open(const std::string& path, intptr_t o
                                              intptr_t bytes) {
   std::shared_ptr<MappedFile> f(new MappedFile());
   f->path_ = path;
-  f->fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a named pipe returns at once (and is refused below as not
+  // a regular file) instead of waiting for a writer; it changes nothing for files.
+  f->fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (f->fd_ < 0) file_error(path, "cannot open it: " + system_message());
   struct stat st;
   if (fstat(f->fd_, &st) != 0) file_error(path, "cannot read its size: " + system_message());

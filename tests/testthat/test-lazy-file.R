@@ -400,3 +400,39 @@ test_that("falling back to base R reads the file into memory once, and says so",
   expect_silent(s <- sort(x))  # read once: its values are kept
   expect_identical(s, sort(v))
 })
+
+test_that(".npy headers NumPy refuses are refused; named pipes are not waited on", {
+  f <- tempfile(fileext = ".npy")
+  on.exit(unlink(f))
+  # Version 1.0 (or 1.1), the header padded so the data start at byte 64.
+  npy <- function(dict, minor = 0L) {
+    h <- charToRaw(dict)
+    h <- c(h, rep(charToRaw(" "), 64 - (11 + length(h)) %% 64), charToRaw("\n"))
+    writeBin(c(as.raw(0x93), charToRaw("NUMPY"), as.raw(c(1L, minor)),
+               as.raw(c(length(h) %% 256, length(h) %/% 256)), h,
+               writeBin(as.double(1:12), raw())), f)
+  }
+  bad <- c("{'descr': '<f8', 'fortran_order': True, 'shape': (3, 4), 'shape': (2, 6), }",
+           "{'descr': '<f8', 'fortran_order': True, 'shape': (12), }",
+           "{'descr': '<f8', 'fortran_order': True, 'shape': (3, 4), 'extra': 1, }",
+           "{'descr': '<f8', 'fortran_order': True, 'shape': (3,,4), }",
+           "{'descr': '<f8', 'fortran_order': True, 'shape': (3, 4)")
+  for (dict in bad) {
+    npy(dict)
+    expect_error(lazy_file(f), class = "gufunc_file_format_error", label = dict)
+  }
+  npy("{'descr': '<f8', 'fortran_order': True, 'shape': (12,), }", minor = 1L)
+  expect_error(lazy_file(f), "version 1.1", class = "gufunc_file_format_error")
+  npy("{'descr': '<f8', 'fortran_order': True, 'shape': (3, 4,), }")
+  expect_identical(materialize(lazy_file(f)), matrix(as.double(1:12), 3))
+  npy("{\"shape\": (12,), \"fortran_order\": True, \"descr\": \"<f8\"}")
+  expect_identical(materialize(lazy_file(f)), as.double(1:12))
+  writeBin(c(as.raw(0x93), charToRaw("NUMPY"), as.raw(c(1, 0))), f)
+  expect_error(lazy_file(f), "too short", class = "gufunc_file_format_error")
+  skip_on_os("windows")
+  pipe <- tempfile()
+  skip_if_not(system2("mkfifo", pipe) == 0L, "mkfifo is missing")
+  on.exit(unlink(pipe), add = TRUE)
+  expect_error(lazy_file(pipe), class = "gufunc_file_error")
+  expect_error(lazy_file(pipe, "double"), "not a regular file", class = "gufunc_file_error")
+})
