@@ -155,7 +155,8 @@
 #' @return `lazy()`: a lazy value of class `"gufunc_lazy"` with the attributes of
 #'   `x`. `is_lazy()`: `TRUE` or `FALSE`. `materialize()`: the plain values with the
 #'   attributes of `x` but the `"gufunc_lazy"` class; `x` itself when it is not lazy.
-#'   With `file`: the file-backed lazy value `lazy_file(file)` (with `x`'s dimnames).
+#'   With `file`: the file-backed lazy value `lazy_file(file)` (with `x`'s dimnames or
+#'   names, and the dim of a 1-d array).
 #' @seealso [lazy_plan()] for how an expression will be evaluated;
 #'   [gufunc_buffer_pool()] for the memory of large results.
 #' @export

@@ -205,6 +205,13 @@ materialize_to_file <- function(x, file, dataset, call) {
   warnings <- .Call(C_lazy_file_write, x, file, header)
   if (length(warnings) > 0L) raise_warnings(warnings, call)
   out <- lazy_file(file)
-  if (!is.null(dimnames(x))) dimnames(out) <- dimnames(x)
+  # The file keeps the values and the dims (of two or more); the value returned has
+  # x's dim of one and its names too.
+  if (length(dim(x)) == 1L) dim(out) <- dim(x)
+  if (!is.null(dimnames(x))) {
+    dimnames(out) <- dimnames(x)
+  } else if (!is.null(names(x))) {
+    names(out) <- names(x)
+  }
   out
 }

@@ -24,7 +24,12 @@ print.gufunc_lazy <- function(x, ...) {
     return(invisible(x))
   }
   shown <- if (n <= kPrintWhole) n else kPrintFirst
-  if (shown > 0L) {
+  if (n == 0L) {
+    # numeric(0), or an empty matrix's column labels, as base R prints them.
+    values <- vector(typeof(x), 0L)
+    attributes(values) <- attributes(unclass(x))
+    print(values, ...)
+  } else {
     # Only the values shown are computed (a region read).
     values <- .Call(C_lazy_region, x, 0, shown)
     if (shown == n) {

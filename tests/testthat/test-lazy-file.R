@@ -436,3 +436,15 @@ test_that(".npy headers NumPy refuses are refused; named pipes are not waited on
   expect_error(lazy_file(pipe), class = "gufunc_file_error")
   expect_error(lazy_file(pipe, "double"), "not a regular file", class = "gufunc_file_error")
 })
+
+test_that("a 1-d array or a named vector written to a file comes back with its dim and names", {
+  f <- tempfile(fileext = ".npy")
+  on.exit(unlink(f))
+  a <- array(1:3, 3, dimnames = list(c("a", "b", "c")))
+  expect_identical(materialize(materialize(a, file = f)), a)
+  a1 <- array(c(1.5, 2, 3), 3)
+  expect_identical(materialize(materialize(a1, file = f)), a1)
+  v <- c(a = 1.5, b = 2)
+  expect_identical(materialize(materialize(lazy(v), file = f)), v)
+  expect_identical(capture.output(print(lazy_file(f)[0])), capture.output(print(numeric(0))))
+})

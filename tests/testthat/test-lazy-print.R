@@ -83,3 +83,10 @@ test_that("plain data that a base R function gave the class prints as the plain 
   expect_identical(capture.output(print(stats::pnorm(lazy(m)))),
                    capture.output(print(stats::pnorm(m))))
 })
+
+test_that("empty lazy values print base R's numeric(0) or column labels", {
+  out <- capture.output(print(lazy(numeric(0))))
+  expect_identical(out[-1], capture.output(print(numeric(0))))
+  out <- capture.output(print(lazy(matrix(0, 0, 3))))
+  expect_identical(out[-1], capture.output(print(matrix(0, 0, 3))))
+})
