@@ -80,8 +80,8 @@
 #' elements it picks; a deferred value computed by two evaluations (into a version
 #' of it after a subassignment, then itself) warns in each; and one warning that
 #' several operations of an evaluation give (`sqrt(x) + log(y)`, both `NaNs
-#' produced`) is raised once. Ctrl-C stops a long evaluation within a fraction of a second and is R's
-#' own interrupt, delivered once the engine has stopped: `tryCatch(interrupt = )`
+#' produced`) is raised once. Ctrl-C stops a long evaluation within a fraction of a
+#' second and is R's own interrupt, delivered once the engine has stopped: `tryCatch(interrupt = )`
 #' sees it, `try()` and `tryCatch(error = )` do not catch it, and the lazy value
 #' stays usable (nothing of the stopped evaluation is kept). When an evaluation fails, the
 #' same error is raised on every later access.
