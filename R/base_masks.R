@@ -224,8 +224,15 @@ lazy_ifelse <- function(test, yes, no) {
   # the test is NA). All NA: base R's logical NAs.
   taken <- branches_taken(test)
   if (!any(taken)) return(NULL)
-  if (!taken[["yes"]]) yes <- vector(typeof(no), 1L)[NA_integer_]
-  if (!taken[["no"]]) no <- vector(typeof(yes), 1L)[NA_integer_]
+  numbers <- c("double", "integer", "logical")
+  if (!taken[["yes"]]) {
+    if (!typeof(no) %in% numbers) return(NULL)
+    yes <- vector(typeof(no), 1L)[NA_integer_]
+  }
+  if (!taken[["no"]]) {
+    if (!typeof(yes) %in% numbers) return(NULL)
+    no <- vector(typeof(yes), 1L)[NA_integer_]
+  }
   type <- typeof(yes)
   if (!type %in% c("double", "integer", "logical") || typeof(no) != type) return(NULL)
   for (v in list(yes, no)) {
@@ -239,10 +246,14 @@ lazy_ifelse <- function(test, yes, no) {
 # Whether lazy logical `test` has a TRUE (yes) and a FALSE (no). The first elements
 # decide it almost always, and computing only those (a view) spares a pass over a
 # test that may be costly to compute.
+# Its warnings are the evaluation's that follows, which computes the whole test:
+# muffled here, so that base R's one warning is raised once.
 branches_taken <- function(test) {
-  first <- test[seq_len(min(length(test), 1024L))]
-  yes <- isTRUE(any(first, na.rm = TRUE)) || isTRUE(any(test, na.rm = TRUE))
-  no <- isTRUE(any(!first, na.rm = TRUE)) || isTRUE(any(!test, na.rm = TRUE))
+  suppressWarnings({
+    first <- materialize(test[seq_len(min(length(test), 1024L))])
+    yes <- isTRUE(any(first, na.rm = TRUE)) || isTRUE(any(test, na.rm = TRUE))
+    no <- isTRUE(any(!first, na.rm = TRUE)) || isTRUE(any(!test, na.rm = TRUE))
+  })
   c(yes = yes, no = no)
 }
 

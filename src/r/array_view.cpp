@@ -94,9 +94,11 @@ SEXP view_attributes(SEXP x, const ArrayRegion& region) {
   } else {
     PROTECT(dimnames);
   }
-  // Dimnames of only NULLs stay when they are named (list(R = NULL, C = NULL)), as
-  // in base R.
-  const bool keep_dimnames = any_names || Rf_getAttrib(dn, R_NamesSymbol) != R_NilValue;
+  // Dimnames of only NULLs stay when they are named (list(R = NULL, C = NULL)) and
+  // no dimension is dropped, as in base R (whose DropDims keeps dimnames only when
+  // one of the dimensions kept has names).
+  const bool keep_dimnames =
+      any_names || (kept.size() == rank && Rf_getAttrib(dn, R_NamesSymbol) != R_NilValue);
   out = keep_dimnames ? attribute_list({"dim", "dimnames"}, {dim, dimnames})
                       : attribute_list({"dim"}, {dim});
   UNPROTECT(3);

@@ -128,4 +128,17 @@ test_that("ifelse() with a lazy test evaluates only the branches some element ta
   expect_identical(materialize(ifelse(lazy(x) > 0, x, -x)), ifelse(x > 0, x, -x))
   all_na <- rep(NA, n)
   expect_identical(ifelse(lazy(all_na), 1, 2), ifelse(all_na, 1, 2))
+  # A NULL branch that is taken: base R's warning and error.
+  expect_warning(expect_error(ifelse(lazy(all_true), NULL, lazy(x)), "replacement has length zero"),
+                 "'x' is NULL")
+  # A test that warns: once, as base R's.
+  count <- 0L
+  withCallingHandlers(
+    materialize(ifelse(sqrt(lazy(x)) > 0, lazy(x), -x)),
+    warning = function(w) {
+      count <<- count + 1L
+      invokeRestart("muffleWarning")
+    }
+  )
+  expect_identical(count, 1L)
 })

@@ -292,4 +292,9 @@ test_that("named dimnames of only NULLs stay, as in base R", {
   expect_identical(materialize(lazy(m)[c(2:4, 1), ]), m[c(2:4, 1), ])
   expect_identical(materialize(lazy(m)[2, , drop = FALSE]), m[2, , drop = FALSE])
   expect_identical(materialize(lazy(m)[2:3, 2:4][, 1:2]), m[2:3, 2:4][, 1:2])
+  # A dimension dropped: base R keeps dimnames only when a kept one has names.
+  a <- array(as.numeric(1:24), 2:4, dimnames = list(A = NULL, B = NULL, C = NULL))
+  expect_identical(materialize(lazy(a)[, 1, ]), a[, 1, ])
+  expect_identical(materialize(lazy(a)[, , 2:3]), a[, , 2:3])
+  expect_identical(materialize(lazy(m)[1, ]), m[1, ])
 })
