@@ -25,9 +25,11 @@ const intptr_t kD = static_cast<intptr_t>(sizeof(double));
 
 // One slice of a contiguous product with sizes known at compile time: the operands
 // are loaded into locals first, so the compiler keeps them in registers and unrolls.
+// True when some product is NaN (checked in registers: no second pass).
 template <int M, int N, int P>
-GUFUNC_SIMD_CLONES void matmul_fixed(intptr_t len, const char* a, const char* b, char* c,
+GUFUNC_SIMD_CLONES bool matmul_fixed(intptr_t len, const char* a, const char* b, char* c,
                                      intptr_t la, intptr_t lb, intptr_t lc) {
+  bool nan = false;
   for (intptr_t l = 0; l < len; ++l, a += la, b += lb, c += lc) {
     double A[M * N], B[N * P], C[M * P];
     for (int e = 0; e < M * N; ++e) A[e] = reinterpret_cast<const double*>(a)[e];
@@ -39,16 +41,20 @@ GUFUNC_SIMD_CLONES void matmul_fixed(intptr_t len, const char* a, const char* b,
         C[i + k * M] = s;
       }
     }
-    for (int e = 0; e < M * P; ++e) reinterpret_cast<double*>(c)[e] = C[e];
+    for (int e = 0; e < M * P; ++e) {
+      reinterpret_cast<double*>(c)[e] = C[e];
+      nan |= C[e] != C[e];
+    }
   }
+  return nan;
 }
 
 // Contiguous slices of any size: column k of C accumulates B[j, k] * A[, j] for
 // j = 1..n, in that order (dgemm's loop), vectorized over the rows. False when
-// `poll` said stop.
+// `poll` said stop; *nan: some product is NaN (checked while the column is in cache).
 GUFUNC_SIMD_CLONES bool matmul_contiguous(intptr_t len, intptr_t m, intptr_t n, intptr_t p,
                                           const char* a, const char* b, char* c, intptr_t la,
-                                          intptr_t lb, intptr_t lc, StopPoll* poll) {
+                                          intptr_t lb, intptr_t lc, StopPoll* poll, bool* nan) {
   for (intptr_t l = 0; l < len; ++l, a += la, b += lb, c += lc) {
     const double* __restrict A = reinterpret_cast<const double*>(a);
     const double* __restrict B = reinterpret_cast<const double*>(b);
@@ -61,6 +67,9 @@ GUFUNC_SIMD_CLONES bool matmul_contiguous(intptr_t len, intptr_t m, intptr_t n, 
         const double* __restrict Aj = A + j * m;
         for (intptr_t i = 0; i < m; ++i) Ck[i] += Aj[i] * bjk;
       }
+      bool column_nan = false;
+      for (intptr_t i = 0; i < m; ++i) column_nan |= Ck[i] != Ck[i];
+      *nan = *nan || column_nan;
       if (poll->stop_after(static_cast<double>(m) * static_cast<double>(n))) return false;
     }
   }
@@ -119,20 +128,24 @@ int matmul_loop(char** args, const intptr_t* dims, const intptr_t* steps, void* 
   const bool flat = contiguous(m, n, steps[3], steps[4]) && contiguous(n, p, steps[5], steps[6]) &&
                     contiguous(m, p, steps[7], steps[8]);
   const intptr_t la = steps[0], lb = steps[1], lc = steps[2];
+  bool nan = true;  // some product may be NaN: recomputed in index order below
   if (!flat) {
     if (!strided_products<false>(len, m, n, p, a, b, c, steps, &poll)) return gufunc_stopped(ctx);
   } else if (m == n && n == p && m >= 2 && m <= 4) {
-    if (m == 2) matmul_fixed<2, 2, 2>(len, a, b, c, la, lb, lc);
-    if (m == 3) matmul_fixed<3, 3, 3>(len, a, b, c, la, lb, lc);
-    if (m == 4) matmul_fixed<4, 4, 4>(len, a, b, c, la, lb, lc);
+    if (m == 2) nan = matmul_fixed<2, 2, 2>(len, a, b, c, la, lb, lc);
+    if (m == 3) nan = matmul_fixed<3, 3, 3>(len, a, b, c, la, lb, lc);
+    if (m == 4) nan = matmul_fixed<4, 4, 4>(len, a, b, c, la, lb, lc);
   } else if (m == n && p == 1 && m >= 2 && m <= 4) {
-    if (m == 2) matmul_fixed<2, 2, 1>(len, a, b, c, la, lb, lc);
-    if (m == 3) matmul_fixed<3, 3, 1>(len, a, b, c, la, lb, lc);
-    if (m == 4) matmul_fixed<4, 4, 1>(len, a, b, c, la, lb, lc);
-  } else if (!matmul_contiguous(len, m, n, p, a, b, c, la, lb, lc, &poll)) {
-    return gufunc_stopped(ctx);
+    if (m == 2) nan = matmul_fixed<2, 2, 1>(len, a, b, c, la, lb, lc);
+    if (m == 3) nan = matmul_fixed<3, 3, 1>(len, a, b, c, la, lb, lc);
+    if (m == 4) nan = matmul_fixed<4, 4, 1>(len, a, b, c, la, lb, lc);
+  } else {
+    nan = false;
+    if (!matmul_contiguous(len, m, n, p, a, b, c, la, lb, lc, &poll, &nan)) {
+      return gufunc_stopped(ctx);
+    }
   }
-  strided_products<true>(len, m, n, p, a, b, c, steps, &poll);
+  if (nan) strided_products<true>(len, m, n, p, a, b, c, steps, &poll);
   return 0;
 }
 
