@@ -16,5 +16,11 @@ std::string option_value_text(SEXP value) {
          std::to_string(static_cast<long long>(Rf_xlength(value)));
 }
 
+double option_number(SEXP value) {
+  const bool number = (TYPEOF(value) == REALSXP || TYPEOF(value) == INTSXP) &&
+                      XLENGTH(value) == 1 && Rf_getAttrib(value, R_ClassSymbol) == R_NilValue;
+  return number ? Rf_asReal(value) : NA_REAL;
+}
+
 }  // namespace r
 }  // namespace gufunc

@@ -10,6 +10,7 @@
 #include "engine/reused_values.hpp"
 #include "r/call_registry.hpp"
 #include "r/guard.hpp"
+#include "r/option_text.hpp"
 #include "r/r_arrays.hpp"
 #include "r/result_pool.hpp"
 
@@ -102,9 +103,7 @@ void count_for_collector(size_t bytes) {
 size_t pool_limit_setting() {
   SEXP opt = Rf_GetOption1(Rf_install("gufunc.buffer_pool"));
   if (Rf_isNull(opt)) return static_cast<size_t>(kDefaultPoolMegabytes * kMegabyte);
-  const bool number = (TYPEOF(opt) == REALSXP || TYPEOF(opt) == INTSXP) && XLENGTH(opt) == 1 &&
-                      Rf_getAttrib(opt, R_ClassSymbol) == R_NilValue;
-  const double mb = number ? Rf_asReal(opt) : NA_REAL;
+  const double mb = option_number(opt);
   if (ISNAN(mb) || mb < 0 || mb > kMaxPoolMegabytes) {
     throw Error("gufunc_argument_error",
                 "option `gufunc.buffer_pool` must be a single number of megabytes, at least 0");

@@ -20,12 +20,11 @@ const double kMaxQuietStartSeconds = 86400;  // a day: more is a typo
 
 // Option gufunc.progress_after: seconds of silence at the start of an evaluation.
 std::chrono::steady_clock::duration quiet_start_setting() {
-  SEXP opt = Rf_GetOption1(Rf_install("gufunc.progress_after"));
+  static const SEXP option = Rf_install("gufunc.progress_after");
+  SEXP opt = Rf_GetOption1(option);
   double seconds = kQuietStartSeconds;
   if (!Rf_isNull(opt)) {
-    const bool number = (TYPEOF(opt) == REALSXP || TYPEOF(opt) == INTSXP) && XLENGTH(opt) == 1 &&
-                        Rf_getAttrib(opt, R_ClassSymbol) == R_NilValue;
-    seconds = number ? Rf_asReal(opt) : NA_REAL;
+    seconds = option_number(opt);
     if (ISNAN(seconds) || seconds < 0 || seconds > kMaxQuietStartSeconds) {
       throw Error("gufunc_argument_error",
                   "option `gufunc.progress_after` must be a single number of seconds from 0 to "

@@ -35,9 +35,7 @@ int max_threads() {
 int configured_threads() {
   SEXP opt = Rf_GetOption1(Rf_install("gufunc.threads"));
   if (!Rf_isNull(opt)) {
-    const bool number = (TYPEOF(opt) == REALSXP || TYPEOF(opt) == INTSXP) && XLENGTH(opt) == 1 &&
-                        Rf_getAttrib(opt, R_ClassSymbol) == R_NilValue;
-    const double n = number ? Rf_asReal(opt) : NA_REAL;
+    const double n = option_number(opt);
     const int most = max_threads();
     if (ISNAN(n) || n < 1 || n > most || n != std::floor(n)) {
       throw Error("gufunc_argument_error",
