@@ -8,7 +8,7 @@
 as.vector.gufunc_lazy <- function(x, mode = "any") {
   type <- switch(mode, any = typeof(x), numeric = , double = "double", integer = "integer",
                  logical = "logical", NULL)
-  v <- if (is.null(type)) NULL else lazy_as(x, type)
+  v <- if (is.null(type) || called_by_s4_method(sys.parent())) NULL else lazy_as(x, type)
   if (is.null(v)) as.vector(fallback_values(x, "as.vector"), mode) else v
 }
 
@@ -28,6 +28,15 @@ as.integer.gufunc_lazy <- function(x, ...) {
 as.logical.gufunc_lazy <- function(x, ...) {
   v <- lazy_as(x, "logical")
   if (is.null(v)) as.logical(fallback_values(x, "as.logical"), ...) else v
+}
+
+# Whether the function that called as.vector() (whose frame is `frame`) is an S4
+# method. S4 code takes as.vector() to give a base vector: Matrix's coercion from
+# "ANY" to "sparseVector" is as(as.vector(from), "sparseVector"), and a lazy result
+# has from's S4 class again, so the method called itself until R stopped it.
+called_by_s4_method <- function(frame) {
+  caller <- if (frame > 0L) sys.parents()[frame] else 0L
+  caller > 0L && inherits(sys.function(caller), "MethodDefinition")
 }
 
 # x without attributes, as type `type`, still lazy (integers and logicals to

@@ -101,3 +101,20 @@ test_that("S4 code sees a lazy matrix as a matrix (Matrix's coercions)", {
     expect_identical(methods::as(lm, "dgeMatrix"), methods::as(m, "dgeMatrix"))
   ))
 })
+
+test_that("S4 methods get base vectors from as.vector() of a lazy value", {
+  # Matrix's coercion from "ANY" is as(as.vector(from), Class): a lazy result
+  # called the same method again until R stopped the recursion.
+  skip_if_not_installed("Matrix")
+  s <- ifelse(v < 0.5, 0, v)
+  expect_identical(methods::as(lazy(s), "sparseVector"), methods::as(s, "sparseVector"))
+  methods::setGeneric("gufunc_test_vector", function(x) standardGeneric("gufunc_test_vector"),
+                      where = globalenv())
+  withr::defer(methods::removeGeneric("gufunc_test_vector", where = globalenv()))
+  methods::setMethod("gufunc_test_vector", "ANY", function(x) as.vector(x), where = globalenv())
+  out <- gufunc_test_vector(lazy(s))
+  expect_false(is_lazy(out))
+  expect_identical(out, s)
+  # Elsewhere as.vector() still keeps the value lazy.
+  expect_true(is_lazy(as.vector(lazy(s))))
+})
