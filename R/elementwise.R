@@ -71,8 +71,11 @@ elementwise_attributes <- function(value, args, name, call = NULL) {
   )
 }
 
+# Base R's errors for operands that do not fit, with its message; a simpleError,
+# as base R's is, so handlers for either class catch it.
 shape_error <- function(message, call) {
-  stop(errorCondition(message, class = c("gufunc_shape_error", "gufunc_error"), call = call))
+  stop(errorCondition(message, class = c("gufunc_shape_error", "gufunc_error", "simpleError"),
+                      call = call))
 }
 
 # Everything base R decides about two operands before computing. Arithmetic

@@ -19,7 +19,9 @@
 #'     or logical vector or array, a classed object, a non-lazy value where a lazy
 #'     one is needed.}
 #'   \item{`gufunc_shape_error`}{Operand shapes that do not fit: core dimensions that
-#'     disagree, loop dimensions that do not broadcast, non-conformable arrays.}
+#'     disagree, loop dimensions that do not broadcast, non-conformable arrays.
+#'     Where base R raises the same error for plain values (operators on arrays
+#'     that do not fit), it is also a `simpleError`, as base R's is.}
 #'   \item{`gufunc_signature_error`}{A gufunc signature that does not parse, or
 #'     whose types do not fit the kernel (see [parse_signature()]).}
 #'   \item{`gufunc_dispatch_error`}{No kernel of the function accepts the argument

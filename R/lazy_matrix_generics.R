@@ -37,16 +37,33 @@ determinant.gufunc_lazy <- function(x, logarithm = TRUE, ...) {
 subset.gufunc_lazy <- function(x, ...) subset(fallback_values(x, "subset"), ...)
 
 #' @export
-as.Date.gufunc_lazy <- function(x, ...) as.Date(fallback_values(x, "as.Date"), ...)
+as.Date.gufunc_lazy <- function(x, ...) {
+  quoting_caller(as.Date(fallback_values(x, "as.Date"), ...), substitute(x))
+}
 
 #' @export
 as.POSIXct.gufunc_lazy <- function(x, tz = "", ...) {
-  as.POSIXct(fallback_values(x, "as.POSIXct"), tz = tz, ...)
+  quoting_caller(as.POSIXct(fallback_values(x, "as.POSIXct"), tz = tz, ...), substitute(x))
 }
 
 #' @export
 as.POSIXlt.gufunc_lazy <- function(x, tz = "", ...) {
-  as.POSIXlt(fallback_values(x, "as.POSIXlt"), tz = tz, ...)
+  quoting_caller(as.POSIXlt(fallback_values(x, "as.POSIXlt"), tz = tz, ...), substitute(x))
+}
+
+# The value of `expr`, a base R call on fallback_values(x, ...). Base R's errors
+# that quote the expression given for x ("do not know how to convert '...' to
+# class", and their calls) quote the caller's expression `given`, not the method's.
+quoting_caller <- function(expr, given) {
+  withCallingHandlers(expr, error = function(e) {
+    ours <- "fallback_values\\(x, \"[A-Za-z.]+\"\\)"
+    message <- gsub(ours, deparse1(given), conditionMessage(e))
+    call <- if (!is.null(e$call)) gsub(ours, deparse1(given), deparse1(e$call))
+    if (identical(message, conditionMessage(e)) && identical(call, deparse1(e$call))) return()
+    e$message <- message
+    if (!is.null(call)) e$call <- str2lang(call)
+    stop(e)
+  })
 }
 
 #' @rawNamespace S3method(grDevices::as.raster, gufunc_lazy)

@@ -21,6 +21,14 @@
 
 #' @export
 Ops.gufunc_lazy <- function(e1, e2) {
+  if (nargs() == 1L && !.Generic %in% c("+", "-", "!")) {  # base R's errors
+    message <- if (.Generic %in% c("&", "|")) {
+      sprintf("1 argument passed to '%s' which requires 2", .Generic)
+    } else {
+      "operator needs two arguments"
+    }
+    stop(simpleError(message, generic_call(sys.call(), .Generic)))
+  }
   args <- if (nargs() == 1L) list(e1) else list(e1, e2)
   # Operands of + and * in the order that gives base R's NaN (swap_nan_order);
   # attributes still follow the written order (args).
@@ -120,9 +128,23 @@ mean.gufunc_lazy <- function(x, trim = 0, na.rm = FALSE, ...) {
   if (is_materialized(x)) {
     call <- sys.call()
     call[[1L]] <- as.name("[")
+    # Conditions of R's subsetting name the expression (errors) or the innermost
+    # closure's call (warnings), here this method's own code: the user's
+    # expression, and the call of the closure that gave it (none at top level).
+    caller <- if (sys.parent() > 0L) sys.call(sys.parent())
+    ours <- function(condition) {
+      at <- conditionCall(condition)
+      identical(at, quote(materialize(x)[...])) ||
+        (is.call(at) && identical(at[[1L]], quote(withCallingHandlers)))
+    }
     return(withCallingHandlers(materialize(x)[...], error = function(e) {
-      if (identical(conditionCall(e), quote(materialize(x)[...]))) e$call <- call
+      if (ours(e)) e$call <- call
       stop(e)
+    }, warning = function(w) {
+      if (!ours(w)) return()
+      w$call <- caller
+      warning(w)
+      invokeRestart("muffleWarning")
     }))
   }
   # x[i] goes to R's subsetting, whose ALTREP hook computes only the positions
@@ -137,9 +159,19 @@ mean.gufunc_lazy <- function(x, trim = 0, na.rm = FALSE, ...) {
 # element's position.
 lazy_view_pick <- function(x, pick) {
   standin <- standin_like(x)
-  picked <- tryCatch(pick(standin), error = function(e) NULL)
+  # The subscripts' warnings (a position coerced to NA) are raised once: here if
+  # this gives the view, else by the code that picks the values.
+  warned <- list()
+  muffle <- function(w) {
+    warned[[length(warned) + 1L]] <<- w
+    invokeRestart("muffleWarning")
+  }
+  picked <- tryCatch(withCallingHandlers(pick(standin), warning = muffle),
+                     error = function(e) NULL)
   if (!is.numeric(picked)) return(NULL)
-  .Call(C_lazy_view, x, picked, lazy_min_length(), attributes(picked))
+  view <- .Call(C_lazy_view, x, picked, lazy_min_length(), attributes(picked))
+  if (!is.null(view)) for (w in warned) warning(w)
+  view
 }
 
 # head() and tail() give what they give for the plain vector or matrix (for a

@@ -25,6 +25,24 @@ sort.gufunc_lazy <- function(x, decreasing = FALSE, ...) {
   sort(fallback_values(x, "sort"), decreasing = decreasing, ...)
 }
 
+# seq() and seq.int() with a lazy argument: base R's sequence of the plain values.
+# seq.int() hands an object to the method of seq(), and seq.default()'s arithmetic
+# on a lazy integer would give doubles where seq.int() gives integers.
+#' @export
+seq.gufunc_lazy <- function(...) {
+  args <- list(...)
+  for (k in seq_along(args)) {
+    a <- args[[k]]
+    if (!inherits(a, "gufunc_lazy")) next
+    # Only the length of `along.with` counts: nothing is computed for it.
+    along <- identical(names(args)[k], "along.with")
+    args[k] <- list(if (along) logical(length(a)) else materialize(a))
+  }
+  # Called by seq() (UseMethod keeps the generic's call), else by seq.int().
+  by_seq <- deparse(sys.call()[[1L]]) %in% c("seq", "base::seq")
+  do.call(if (by_seq) base::seq else base::seq.int, args)
+}
+
 #' @export
 rep.gufunc_lazy <- function(x, ...) {
   # rep_len() and rep.int() hand an object to rep(); for the plain vector they keep

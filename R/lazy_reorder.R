@@ -108,9 +108,13 @@ rev.gufunc_lazy <- function(x) {
 
 # Base R's attributes of rev(x), which is x[length(x):1L]: names reversed, every
 # other attribute dropped, but a one-dimensional array stays one, its dimnames
-# reversed.
+# reversed (of extent 1, it is dropped to a vector named by its dimnames).
 reversed_attributes <- function(x) {
   d <- dim(x)
+  if (length(d) == 1L && d == 1L) {
+    nm <- dimnames(x)[[1L]]
+    return(if (!is.null(nm)) list(names = nm))
+  }
   if (length(d) == 1L) {
     dn <- dimnames(x)
     if (!is.null(dn)) dn[[1L]] <- rev(dn[[1L]])
@@ -130,6 +134,11 @@ diff.gufunc_lazy <- function(x, lag = 1L, differences = 1L, ...) {
       !is.numeric(differences) || is.na(lag) || is.na(differences) || lag < 1L ||
       differences < 1L) {
     return(NextMethod())
+  }
+  # A fractional lag or number of differences: base R's, whose subscripts
+  # truncate them in one place and not in another.
+  if (lag != trunc(lag) || differences != trunc(differences)) {
+    return(diff(fallback_values(x, "diff"), lag, differences, ...))
   }
   if (lag * differences >= xlen) return(materialize(x)[0L])
   # Differences of views: base R's x[-(1:lag)] - x[-(n - lag + 1):n], written

@@ -125,13 +125,13 @@ void ReduceKernel::store_values(const char* registers, size_t k, size_t slot) {
 
 void ReduceKernel::run_blocks(Runner* runner, size_t from, size_t to, WorkerOutcome* outcome) {
   const intptr_t step = static_cast<intptr_t>(value_bytes_);
-  if (keep_ && fold_.state.second_pass) {
+  if (keep_ && fold_.state.pass != ReduceState::Pass::Sum) {
     for (size_t k = from; k < to; ++k) {
       fold_.reducer.fold(stored_values(k, 0), length(k), step, position(k), &fold_.state);
     }
     return;
   }
-  // (Not in a mean's second pass: its values are deviations from the mean.)
+  // (Not in a mean's later passes: they fold deviations from the mean.)
   const bool prepare = prepare_ && fold_.reducer.prepares(fold_.state);
   // After each fold: the total's binade, which helpers prepare their chunks for.
   auto publish_binade = [&] {

@@ -157,7 +157,8 @@ void Reducer::fold_products(const char* x, intptr_t x_step, const char* y, intpt
 
 bool Reducer::prepares(const ReduceState& s) const {
   return (reduction_ == Reduction::Sum || reduction_ == Reduction::Mean) &&
-         input_ == GUFUNC_DOUBLE && order_ == SumOrder::Exact && !na_rm_ && !s.second_pass;
+         input_ == GUFUNC_DOUBLE && order_ == SumOrder::Exact && !na_rm_ &&
+         s.pass == ReduceState::Pass::Sum;
 }
 
 void Reducer::fold_prepared(const double* v, intptr_t n, const PreparedChunk* chunks,
@@ -187,10 +188,26 @@ bool Reducer::may_pass_twice() const {
 }
 
 bool Reducer::start_second_pass(ReduceState* s) const {
-  if (!may_pass_twice() || s->second_pass) return false;
-  s->mean = s->total / s->count;
-  s->second_pass = std::isfinite(static_cast<double>(s->mean));
-  return s->second_pass;
+  using Pass = ReduceState::Pass;
+  if (!may_pass_twice()) return false;
+  switch (s->pass) {
+    case Pass::Sum:
+      if (!std::isfinite(static_cast<double>(s->total))) {  // perhaps only overflowed
+        s->pass = Pass::Scaled;
+        return true;
+      }
+      s->mean = s->total / s->count;
+      if (!std::isfinite(static_cast<double>(s->mean))) return false;  // no values: NaN
+      s->pass = Pass::Deviations;
+      return true;
+    case Pass::Scaled:
+      if (!std::isfinite(static_cast<double>(s->scaled))) return false;
+      s->mean = s->scaled;
+      s->pass = Pass::ScaledDeviations;
+      return true;
+    default:
+      return false;
+  }
 }
 
 ReduceResult Reducer::finish(const Node& r, const ReduceState& s) const {
@@ -216,8 +233,12 @@ ReduceResult Reducer::finish(const Node& r, const ReduceState& s) const {
         out.value[0] =
             s.saw_na ? rsem::na_real()
                      : static_cast<double>(static_cast<long double>(s.integer_total) / s.count);
-      } else if (s.second_pass) {  // R's real_mean: the mean plus the mean deviation
+      } else if (s.pass == ReduceState::Pass::Deviations) {  // R's real_mean
         out.value[0] = static_cast<double>(s.mean + s.deviations / s.count);
+      } else if (s.pass == ReduceState::Pass::ScaledDeviations) {
+        out.value[0] = static_cast<double>(s.mean + s.deviations);
+      } else if (s.pass == ReduceState::Pass::Scaled) {  // infinite or NaN
+        out.value[0] = static_cast<double>(s.scaled);
       } else {
         out.value[0] = static_cast<double>(double_total(s, order_) / s.count);
       }

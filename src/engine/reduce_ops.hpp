@@ -1,7 +1,7 @@
 // The rules of the fused reductions, following base R's summary.c (R 4.2): sums,
 // means and products of doubles, and products of integers, accumulate in ONE long
 // double in index order, as R's loops do, so the result has base R's bits whatever
-// the blocks and threads; mean makes R's second pass over the deviations. Integer
+// the blocks and threads; mean makes R's further passes (ReduceState::Pass). Integer
 // sums are exact in 64 bits (a double outside the int range, as R 4.x), min/max keep
 // the first of equal values and let NA win over NaN, any/all follow R's
 // three-valued logic. Those last reductions do not depend on the order, so blocks may
@@ -23,9 +23,15 @@ struct ReduceState {
   InOrderHint in_order_hint;  // exact order: how add_in_order() fared on the last blocks
   // Fast order: the value at index i goes to lane i % 4, so four additions overlap.
   long double lanes[4] = {0, 0, 0, 0};
-  long double mean = 0;        // mean's second pass: the first pass's total / count
-  long double deviations = 0;  // mean's second pass: the sum of (x - mean)
-  bool second_pass = false;
+  // Base R's mean of doubles (summary.c, real_mean) passes over the values again:
+  // the deviations from total / count; or, when the total overflowed the double
+  // range, the sum of x / count (`scaled`), then the deviations from it, each
+  // divided by count.
+  enum class Pass { Sum, Deviations, Scaled, ScaledDeviations };
+  Pass pass = Pass::Sum;
+  long double mean = 0;               // the mean the deviations are taken from
+  long double scaled = 0;             // Pass::Scaled: the sum of x / count
+  long double deviations = 0;         // the sum of the deviations (Pass::ScaledDeviations: / count)
   int64_t integer_total = 0;          // sum and mean of integers and logicals
   int64_t count = 0;                  // values accumulated: mean's divisor
   double double_extreme[2] = {0, 0};  // min, max
@@ -66,9 +72,8 @@ class Reducer {
   // True when the values may be folded twice (base R's mean of doubles).
   bool may_pass_twice() const;
 
-  // After a pass over all values: true when a second pass must fold them again
-  // (base R's mean of doubles, when the first pass's mean is finite); s is then
-  // ready for it.
+  // After a pass over all values: true when another pass must fold them again
+  // (base R's mean of doubles: see ReduceState::Pass); s is then ready for it.
   bool start_second_pass(ReduceState* s) const;
 
   // The value of reduction node r from the final state.

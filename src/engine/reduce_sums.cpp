@@ -52,14 +52,33 @@ template <class ValueAt>
     }
     return true;
   };
-  if (s->second_pass) {  // base R's mean: the sum of deviations, in index order
-    long double t = s->deviations;
+  if (s->pass != ReduceState::Pass::Sum) {  // base R's mean: a further pass, in index order
+    using Pass = ReduceState::Pass;
     const long double m = s->mean;
-    for (intptr_t i = 0; i < n; ++i) {
-      const double x = value(i);
-      if (keep(x)) t += x - m;
+    const int64_t count = s->count;
+    if (s->pass == Pass::Scaled) {
+      long double t = s->scaled;
+      // x / count in double, as R's dx[k]/n: both operands are doubles there.
+      for (intptr_t i = 0; i < n; ++i) {
+        const double x = value(i);
+        if (keep(x)) t += x / static_cast<double>(count);
+      }
+      s->scaled = t;
+    } else if (s->pass == Pass::ScaledDeviations) {
+      long double t = s->deviations;
+      for (intptr_t i = 0; i < n; ++i) {
+        const double x = value(i);
+        if (keep(x)) t += (x - m) / count;
+      }
+      s->deviations = t;
+    } else {
+      long double t = s->deviations;
+      for (intptr_t i = 0; i < n; ++i) {
+        const double x = value(i);
+        if (keep(x)) t += x - m;
+      }
+      s->deviations = t;
     }
-    s->deviations = t;
     return;
   }
   intptr_t i = 0;
