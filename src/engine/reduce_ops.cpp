@@ -192,7 +192,11 @@ bool Reducer::start_second_pass(ReduceState* s) const {
   if (!may_pass_twice()) return false;
   switch (s->pass) {
     case Pass::Sum:
-      if (!std::isfinite(static_cast<double>(s->total))) {  // perhaps only overflowed
+      if (!std::isfinite(static_cast<double>(s->total))) {
+        // A total beyond the double range: R sums x / count instead. (A NaN or
+        // infinite total, from an NA, NaN or Inf among the values, would come out
+        // of that pass the same: x / count keeps each one.)
+        if (!std::isfinite(s->total)) return false;
         s->pass = Pass::Scaled;
         return true;
       }
