@@ -59,8 +59,8 @@ class BlockRunner {
 
  private:
   int run_gufunc(size_t i, intptr_t pos, intptr_t n, char* scratch, gufunc_context* ctx) const;
-  static void patch(const Region& r, char** args, const intptr_t* steps, intptr_t pos,
-                    intptr_t n, size_t es);
+  static void patch(const Region& r, char** args, const intptr_t* steps, intptr_t pos, intptr_t n,
+                    size_t es);
   static int call_kernel(const Node& node, char** args, const intptr_t* steps, intptr_t n,
                          gufunc_context* ctx);
 

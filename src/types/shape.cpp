@@ -101,7 +101,8 @@ ResolvedShape resolve_shape(const Signature& sig,
     rank = std::max(rank, loops[a].size());
   }
   for (int d = 0; d < ndims; ++d) {
-    if (r.dim_sizes[d] < 0 && sig.dims[d].frozen_size >= 0) r.dim_sizes[d] = sig.dims[d].frozen_size;
+    if (r.dim_sizes[d] < 0 && sig.dims[d].frozen_size >= 0)
+      r.dim_sizes[d] = sig.dims[d].frozen_size;
     if (r.dim_sizes[d] < 0) {
       shape_error("core dimension " + sig.dims[d].name + " of \"" + sig.text +
                   "\" appears only in outputs, so its size is unknown");

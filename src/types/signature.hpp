@@ -11,9 +11,9 @@ namespace gufunc {
 
 // One distinct core dimension name of a signature.
 struct CoreDim {
-  std::string name;          // "n", or the digits of a frozen dim ("3")
-  intptr_t frozen_size = -1; // size of a frozen dim, -1 otherwise
-  bool flexible = false;     // written with '?'
+  std::string name;           // "n", or the digits of a frozen dim ("3")
+  intptr_t frozen_size = -1;  // size of a frozen dim, -1 otherwise
+  bool flexible = false;      // written with '?'
 };
 
 // One argument: its dtype ("" when none is given; "double", "integer", "logical",
