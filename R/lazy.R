@@ -138,6 +138,11 @@
 #' function treat it as the plain value it is, it prints as the plain value, and
 #' [is_lazy()] is `FALSE` for it.
 #'
+#' A lazy value has a class, and base R code that takes only vectors without one
+#' tells it apart: `is.vector()` is `FALSE` for it, so `rle()` and `stack()` refuse
+#' it and `data.frame()` does not recycle a shorter lazy column; S4 methods see a
+#' `"matrix"`. Give such code `materialize(x)`.
+#'
 #' @param x For `lazy()`: a double, integer or logical vector, matrix or array
 #'   without a class. For `is_lazy()` and `materialize()`: any R object.
 #' @param file For `materialize()`: `NULL` (the default) to compute the values into
