@@ -8,35 +8,36 @@
 as.vector.gufunc_lazy <- function(x, mode = "any") {
   type <- switch(mode, any = typeof(x), numeric = , double = "double", integer = "integer",
                  logical = "logical", NULL)
-  v <- if (is.null(type) || called_by_s4_method(sys.parent())) NULL else lazy_as(x, type)
+  # (as.vector() is a closure: its caller is the parent of its frame.)
+  s4 <- sys.parent() > 0L && s4_method_frame(sys.parents()[sys.parent()])
+  v <- if (is.null(type) || s4) NULL else lazy_as(x, type)
   if (is.null(v)) as.vector(fallback_values(x, "as.vector"), mode) else v
 }
 
 #' @export
 as.double.gufunc_lazy <- function(x, ...) {
-  v <- lazy_as(x, "double")
+  v <- if (!s4_method_frame(sys.parent())) lazy_as(x, "double")
   if (is.null(v)) as.double(fallback_values(x, "as.double"), ...) else v
 }
 
 #' @export
 as.integer.gufunc_lazy <- function(x, ...) {
-  v <- lazy_as(x, "integer")
+  v <- if (!s4_method_frame(sys.parent())) lazy_as(x, "integer")
   if (is.null(v)) as.integer(fallback_values(x, "as.integer"), ...) else v
 }
 
 #' @export
 as.logical.gufunc_lazy <- function(x, ...) {
-  v <- lazy_as(x, "logical")
+  v <- if (!s4_method_frame(sys.parent())) lazy_as(x, "logical")
   if (is.null(v)) as.logical(fallback_values(x, "as.logical"), ...) else v
 }
 
-# Whether the function that called as.vector() (whose frame is `frame`) is an S4
-# method. S4 code takes as.vector() to give a base vector: Matrix's coercion from
-# "ANY" to "sparseVector" is as(as.vector(from), "sparseVector"), and a lazy result
-# has from's S4 class again, so the method called itself until R stopped it.
-called_by_s4_method <- function(frame) {
-  caller <- if (frame > 0L) sys.parents()[frame] else 0L
-  caller > 0L && inherits(sys.function(caller), "MethodDefinition")
+# Whether frame number `frame` (the caller of a conversion) runs an S4 method. S4
+# code takes as.vector() and as.numeric() to give a base vector: Matrix's coercion
+# from "ANY" to "sparseVector" is as(as.vector(from), "sparseVector"), and a lazy
+# result has from's S4 class again, so the method called itself until R stopped it.
+s4_method_frame <- function(frame) {
+  frame > 0L && inherits(sys.function(frame), "MethodDefinition")
 }
 
 # x without attributes, as type `type`, still lazy (integers and logicals to

@@ -115,6 +115,10 @@ test_that("S4 methods get base vectors from as.vector() of a lazy value", {
   out <- gufunc_test_vector(lazy(s))
   expect_false(is_lazy(out))
   expect_identical(out, s)
+  methods::setMethod("gufunc_test_vector", "ANY", function(x) as.numeric(x), where = globalenv())
+  out <- gufunc_test_vector(lazy(s))
+  expect_false(is_lazy(out))
+  expect_identical(out, s)
   # Elsewhere as.vector() still keeps the value lazy.
   expect_true(is_lazy(as.vector(lazy(s))))
 })
