@@ -91,7 +91,7 @@ void run_batch(const Batch& b, const Node& root, intptr_t begin, intptr_t end, c
       do {
         in_rounds(nblocks, touched, nthreads, options, *outcome,
                   [&](size_t from, size_t to) { kernel.run_blocks(threads, from, to, outcome); });
-      } while (!one_pass && !outcome->failed && fold->reducer.start_second_pass(&fold->state));
+      } while (!one_pass && !outcome->failed && fold->reducer.start_next_pass(&fold->state));
       continue;
     }
     if (scan != nullptr && last == b.code.size()) {
@@ -299,14 +299,14 @@ ReduceResult reduce(const NodePtr& node, const EvalOptions& options) {
         run_batch(b, *node, c0, c1, nullptr, options, &fold, nullptr, &outcome, chunked);
         check(outcome);
       });
-    } while (chunked && fold.reducer.start_second_pass(&fold.state));
+    } while (chunked && fold.reducer.start_next_pass(&fold.state));
   } else {
     const char* data = child.dtype == GUFUNC_DOUBLE
                            ? reinterpret_cast<const char*>(&child.scalar_double)
                            : reinterpret_cast<const char*>(&child.scalar_int);
     do {
       reducer.fold(data, 1, 0, 0, &fold.state);
-    } while (reducer.start_second_pass(&fold.state));
+    } while (reducer.start_next_pass(&fold.state));
   }
   ReduceResult r = reducer.finish(*node, fold.state);
   r.warnings |= warnings | outcome.warnings.load();

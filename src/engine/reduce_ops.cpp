@@ -187,7 +187,7 @@ bool Reducer::may_pass_twice() const {
   return reduction_ == Reduction::Mean && input_ == GUFUNC_DOUBLE && order_ == SumOrder::Exact;
 }
 
-bool Reducer::start_second_pass(ReduceState* s) const {
+bool Reducer::start_next_pass(ReduceState* s) const {
   using Pass = ReduceState::Pass;
   if (!may_pass_twice()) return false;
   switch (s->pass) {

@@ -74,7 +74,7 @@ class Reducer {
 
   // After a pass over all values: true when another pass must fold them again
   // (base R's mean of doubles: see ReduceState::Pass); s is then ready for it.
-  bool start_second_pass(ReduceState* s) const;
+  bool start_next_pass(ReduceState* s) const;
 
   // The value of reduction node r from the final state.
   ReduceResult finish(const Node& r, const ReduceState& s) const;
