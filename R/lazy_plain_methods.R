@@ -48,6 +48,13 @@ rep.gufunc_lazy <- function(x, ...) {
   # rep_len() and rep.int() hand an object to rep(); for the plain vector they keep
   # none of its attributes (names).
   caller <- sys.function(sys.parent())
+  if (identical(caller, base::rep_len)) {
+    # rep() would take a bad length.out with a warning: rep_len()'s error.
+    n <- list(...)$length.out
+    if (length(n) != 1L || is.na(suppressWarnings(as.numeric(n))) || as.numeric(n) <= -1) {
+      stop(simpleError("invalid 'length.out' value", sys.call(sys.parent())))
+    }
+  }
   if (identical(caller, base::rep_len) || identical(caller, base::rep.int)) {
     x <- if (.Call(C_lazy_is_vector, x)) {
       .Call(C_lazy_with_attributes, x, structure(list(), names = character()))

@@ -106,3 +106,17 @@ test_that("a subscript coerced to NA warns once, as base R's, naming the caller"
   w <- tryCatch(in_function(lazy(m)), warning = identity)
   expect_identical(conditionCall(w), quote(in_function(lazy(m))))
 })
+
+test_that("rep_len() with a bad length.out is base R's error", {
+  x <- c(1.5, 2)
+  for (n in list(c(2, 5), NA, -1, numeric(0))) {
+    base <- tryCatch(rep_len(x, n), error = identity)
+    lazy_error <- tryCatch(rep_len(lazy(x), n), error = identity)
+    expect_identical(conditionMessage(lazy_error), conditionMessage(base))
+    expect_identical(class(lazy_error), class(base))
+  }
+  expect_identical(materialize(rep_len(lazy(x), 5)), rep_len(x, 5))
+  expect_identical(materialize(rep_len(lazy(x), -0.5)), rep_len(x, -0.5))
+  y <- runif(3000)
+  expect_identical(materialize(rep_len(lazy(y), 70001)), rep_len(y, 70001))
+})
