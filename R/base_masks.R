@@ -234,7 +234,7 @@ lazy_ifelse <- function(test, yes, no) {
     no <- vector(typeof(yes), 1L)[NA_integer_]
   }
   type <- typeof(yes)
-  if (!type %in% c("double", "integer", "logical") || typeof(no) != type) return(NULL)
+  if (!type %in% numbers || typeof(no) != type) return(NULL)
   for (v in list(yes, no)) {
     if (!length(v) %in% c(1L, n)) return(NULL)
     if (!is.null(oldClass(v)) && !identical(oldClass(v), "gufunc_lazy")) return(NULL)

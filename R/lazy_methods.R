@@ -131,7 +131,7 @@ mean.gufunc_lazy <- function(x, trim = 0, na.rm = FALSE, ...) {
     # Conditions of R's subsetting name the expression (errors) or the innermost
     # closure's call (warnings), here this method's own code: the user's
     # expression, and the call of the closure that gave it (none at top level).
-    caller <- if (sys.parent() > 0L) sys.call(sys.parent())
+    parent <- sys.parent()
     ours <- function(condition) {
       at <- conditionCall(condition)
       identical(at, quote(materialize(x)[...])) ||
@@ -142,7 +142,7 @@ mean.gufunc_lazy <- function(x, trim = 0, na.rm = FALSE, ...) {
       stop(e)
     }, warning = function(w) {
       if (!ours(w)) return()
-      w$call <- caller
+      w$call <- if (parent > 0L) sys.call(parent)
       warning(w)
       invokeRestart("muffleWarning")
     }))

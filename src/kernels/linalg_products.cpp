@@ -13,6 +13,7 @@
 #include "dispatch/table.hpp"
 #include "kernels/builtins.hpp"
 #include "kernels/linalg_common.hpp"
+#include "kernels/r_semantics.hpp"
 #include "kernels/stop_poll.hpp"
 
 namespace gufunc {
@@ -76,12 +77,6 @@ GUFUNC_SIMD_CLONES bool matmul_contiguous(intptr_t len, intptr_t m, intptr_t n, 
   return true;
 }
 
-// x * y and s + t as base R's compiled loop gives them when both are NaN: the first
-// operand's NaN (NA or NaN), quieted. The compiler may swap the operands of * and +,
-// so the fast loops can give the other one.
-double times_first_nan(double x, double y) { return std::isnan(x) ? x + 0.0 : x * y; }
-double plus_first_nan(double s, double t) { return std::isnan(s) ? s + 0.0 : s + t; }
-
 // The products through any strides (kernels requested through the C ABI may see
 // views), element by element in index order. With NansOnly, only the elements that
 // are NaN now, recomputed with the first NaN kept, as %*% gives it (NA %*% NaN is
@@ -99,7 +94,9 @@ bool strided_products(intptr_t len, intptr_t m, intptr_t n, intptr_t p, const ch
         double s = 0.0;
         for (intptr_t j = 0; j < n; ++j) {
           const double x = at(a, i, j, am, an), y = at(b, j, k, bn, bp);
-          s = NansOnly ? plus_first_nan(s, times_first_nan(x, y)) : s + x * y;
+          // The first operand's NaN, as base R's compiled loop gives it (the fast
+          // loops may have swapped the operands of * and +).
+          s = NansOnly ? rsem::plus_r(s, rsem::times_r(x, y)) : s + x * y;
         }
         at(c, i, k, cm, cp) = s;
       }
