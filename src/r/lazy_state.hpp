@@ -1,7 +1,8 @@
 // The state behind one lazy vector, shared by the ALTREP methods (lazy_altrep.cpp)
 // and the operations on lazy vectors (lazy_vector.cpp). Layout of a lazy vector:
-// data1 is an external pointer to a LazyState; data2 is a list of two slots, the R
-// vectors the graph reads (kept alive) and, once materialized, the plain values.
+// data1 is an external pointer to a LazyState; data2 is a list of three slots, the R
+// vectors the graph reads (kept alive), once materialized the plain values, and
+// with them the weight R's collector counts for them (output_alloc.hpp).
 #pragma once
 
 #define R_NO_REMAP
@@ -61,7 +62,7 @@ inline unsigned unraised_warnings(LazyState& s, unsigned bits) {
   return bits;
 }
 
-enum LazySlot { kLeavesSlot = 0, kValuesSlot = 1 };
+enum LazySlot { kLeavesSlot = 0, kValuesSlot = 1, kWeightSlot = 2 };
 
 inline LazyState& state_of(SEXP x) {
   return *static_cast<LazyState*>(R_ExternalPtrAddr(R_altrep_data1(x)));

@@ -94,7 +94,7 @@ void copy_runs(SEXP values, const char* from, const std::vector<engine::Run>& ru
 SEXP wrap_lazy_state(LazyState state, SEXP leaves) {
   auto owned = std::make_unique<LazyState>(std::move(state));
   const R_altrep_class_t cls = lazy_class_for(owned->dtype);
-  SEXP slots = PROTECT(alloc_vector(VECSXP, 2));
+  SEXP slots = PROTECT(alloc_vector(VECSXP, 3));
   SET_VECTOR_ELT(slots, kLeavesSlot, leaves);
   LazyState* raw = owned.get();
   SEXP ptr = PROTECT(r_call([&] { return R_MakeExternalPtr(raw, R_NilValue, R_NilValue); }));
@@ -219,6 +219,7 @@ SEXP materialize_lazy(SEXP x, unsigned* warnings) {
   SEXP slots = R_altrep_data2(x);
   set_values(x, out);
   SET_VECTOR_ELT(slots, kLeavesSlot, leaves);
+  SET_VECTOR_ELT(slots, kWeightSlot, collector_weight(out));
   UNPROTECT(2);
   return out;
 }

@@ -6,6 +6,12 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <iterator>
+#include <map>
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 #include "engine/reused_values.hpp"
 #include "r/call_registry.hpp"
@@ -49,6 +55,9 @@ void* fresh_block(size_t capacity) {
 #endif
 }
 
+// The blocks R holds vectors in now, and their capacities.
+std::map<const char*, size_t> live_blocks;
+
 // Called by R (main thread) with the bytes of the whole vector.
 void* large_alloc(R_allocator_t*, size_t size) {
   if (size > SIZE_MAX - kHeader - kHugePage) return nullptr;
@@ -65,38 +74,65 @@ void* large_alloc(R_allocator_t*, size_t size) {
   }
   if (block == nullptr) return nullptr;  // R raises its "cannot allocate" error
   *static_cast<size_t*>(block) = capacity;
+  live_blocks[static_cast<const char*>(block)] = capacity;
   return static_cast<char*>(block) + kHeader;
 }
 
 // Called by R's garbage collector (main thread).
 void large_free(R_allocator_t*, void* p) {
   char* block = static_cast<char*>(p) - kHeader;
+  live_blocks.erase(block);
   result_pool().give(block, *reinterpret_cast<size_t*>(block));
 }
 
 // R keeps a copy of the allocator in every vector made with it.
 R_allocator_t large_result_allocator = {large_alloc, large_free, nullptr, nullptr};
 
-// R does not count vectors of a custom allocator towards the heap size that
-// drives its collector (memory.c: `if (!allocator) R_LargeVallocSize += size`):
-// with every large result gufunc's, R hardly ever collected, and 60 steps of
-// `y <- materialize(x + i)` on 1e7 doubles kept 4.6 GB (heat_equation every grid:
-// 237 MB against base R's 163). A raw vector of the result's size, dropped at once,
-// is counted until the next collection, as base R's result would be: the collector
-// runs as often as for base R's results. It is never written, so it costs no
-// memory, only address space: where there is none left it is skipped (after the
-// pool's buffers are given back). Counting each result for as long as it lives,
-// with such a vector kept beside it, made R's minor collections look futile to it,
-// so it escalated to full ones: 40 ms each here, heat_equation 2.2x base R instead
-// of 4.5x.
-void count_for_collector(size_t bytes) {
+// A raw vector of `bytes` that R's collector counts, or R_NilValue where there is
+// no address space for it. It is never written, so it costs address space, not
+// memory: malloc may place it on pages freed vectors touched before, and those are
+// given back to the system (they would stay resident, unused, while it lives, and
+// the next allocations take fresh ones: lattice Boltzmann 210 MB against 199).
+SEXP collector_weight_of(size_t bytes) {
   auto allocate = [](void* n) -> SEXP {
     return Rf_allocVector(RAWSXP, static_cast<R_xlen_t>(*static_cast<size_t*>(n)));
   };
   auto failed = [](SEXP, void*) -> SEXP { return R_NilValue; };
-  if (R_tryCatchError(allocate, &bytes, failed, nullptr) != R_NilValue) return;
+  SEXP weight = R_tryCatchError(allocate, &bytes, failed, nullptr);
+#if defined(__linux__)
+  if (weight != R_NilValue) {
+    const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+    const uintptr_t data = reinterpret_cast<uintptr_t>(RAW(weight));
+    const uintptr_t begin = (data + page - 1) / page * page;
+    const uintptr_t end = (data + bytes) / page * page;
+    if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+  }
+#endif
+  return weight;
+}
+
+// R does not count vectors of a custom allocator towards the heap size that
+// drives its collector (memory.c: `if (!allocator) R_LargeVallocSize += size`):
+// with every large result gufunc's, R hardly ever collected, and 60 steps of
+// `y <- materialize(x + i)` on 1e7 doubles kept 4.6 GB (heat_equation every grid:
+// 237 MB against base R's 163). A weight of the result's size, dropped at once, is
+// counted until the next collection, as base R's result would be: the collector
+// runs as often as for base R's results. Where there is no address space left it
+// is skipped (after the pool's buffers are given back). The values of a lazy
+// vector are counted again for as long as it lives (collector_weight).
+void count_for_collector(size_t bytes) {
+  if (collector_weight_of(bytes) != R_NilValue) return;
   result_pool().release();
-  R_tryCatchError(allocate, &bytes, failed, nullptr);
+  collector_weight_of(bytes);
+}
+
+// The capacity of the pooled block that holds `data`, or 0.
+size_t pooled_capacity(const void* data) {
+  const char* p = static_cast<const char*>(data);
+  auto after = live_blocks.upper_bound(p);
+  if (after == live_blocks.begin()) return 0;
+  const auto block = std::prev(after);
+  return p < block->first + block->second ? block->second : 0;
 }
 
 // Option gufunc.buffer_pool: megabytes of freed large results kept for reuse.
@@ -140,6 +176,11 @@ void install_kept_memory() {
     *data = reinterpret_cast<char*>(REAL(values));
     return std::shared_ptr<void>(values, [](void* v) { R_ReleaseObject(static_cast<SEXP>(v)); });
   });
+}
+
+SEXP collector_weight(SEXP values) {
+  const size_t bytes = pooled_capacity(DATAPTR_OR_NULL(values));
+  return bytes == 0 ? R_NilValue : collector_weight_of(bytes);
 }
 
 SEXP alloc_output(SEXPTYPE type, R_xlen_t n) {

@@ -1,11 +1,14 @@
-// Test-only entry for the allocation of large results: a limit on the process's
-// address space, so a test in a child process can make fresh allocations fail.
+// Test-only entries for the allocation of large results: a limit on the process's
+// address space, so a test in a child process can make fresh allocations fail, and
+// the weight R's collector counts for a lazy vector's values (output_alloc.hpp).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
 #include "r/call_registry.hpp"
 #include "r/guard.hpp"
+#include "r/lazy_altrep.hpp"
+#include "r/lazy_state.hpp"
 
 #if defined(__linux__)
 #include <sys/resource.h>
@@ -47,9 +50,19 @@ SEXP limit_address_space(SEXP extra_mb) {
   });
 }
 
+// Bytes of the collector weight kept beside lazy vector x's values (0 if none).
+SEXP collector_weight_bytes(SEXP x) {
+  return guarded([&]() -> SEXP {
+    if (!is_lazy_vector(x)) return Rf_ScalarReal(0);
+    SEXP weight = VECTOR_ELT(R_altrep_data2(x), kWeightSlot);
+    return Rf_ScalarReal(weight == R_NilValue ? 0 : static_cast<double>(XLENGTH(weight)));
+  });
+}
+
 }  // namespace
 
 }  // namespace r
 }  // namespace gufunc
 
 GUFUNC_CALL_ENTRY(test_limit_address_space, gufunc::r::limit_address_space, 1);
+GUFUNC_CALL_ENTRY(test_collector_weight, gufunc::r::collector_weight_bytes, 1);

@@ -164,3 +164,41 @@ test_that("R's collector counts large results, so a loop frees old ones by itsel
   expect_lt(as.numeric(got[1]), 1200)
   expect_identical(got[2], "TRUE")
 })
+
+test_that("a lazy value computed into a pooled buffer is counted by R's collector while it lives", {
+  weight <- function(x) .Call(gufunc:::C_test_collector_weight, x)
+  x <- lazy(runif(1e6)) * 2 # 8 MB: a pooled result
+  expect_equal(weight(x), 0)
+  invisible(materialize(x))
+  expect_gte(weight(x), 8e6)
+  small <- lazy(runif(1e4)) * 2 # R's own vector, which R counts itself
+  invisible(materialize(small))
+  expect_equal(weight(small), 0)
+  expect_equal(weight(lazy(runif(1e6))), 0) # the user's vector
+})
+
+test_that("a loop of subassignments frees the versions it replaces by itself", {
+  skip_without_rss()
+  got <- child_last_line(c(
+    "suppressMessages(library(gufunc))",
+    rss_lines,
+    "a <- array(runif(1.5e6), c(500, 300, 10))",
+    "x <- lazy(a)",
+    "before <- rss_mb()",
+    # 40 steps writing every plane of a 12 MB array: a new version every 16 writes,
+    # each dropped soon after, no gc() call. Uncounted, the versions piled up in
+    # R's older generations: 230 MB measured (base R 34, gufunc now 69).
+    "for (i in 1:40) {",
+    "  s <- x[, , 1] + x[, , 2]",
+    "  for (k in 1:10) x[, , k] <- x[, , k] * 0.5 + s",
+    "}",
+    "grown <- rss_mb() - before",
+    "for (i in 1:40) {",
+    "  s <- a[, , 1] + a[, , 2]",
+    "  for (k in 1:10) a[, , k] <- a[, , k] * 0.5 + s",
+    "}",
+    "cat(grown, identical(materialize(x), a), '\\n')"
+  ))
+  expect_lt(as.numeric(got[1]), 150)
+  expect_identical(got[2], "TRUE")
+})
