@@ -13,6 +13,12 @@
 #' the R process's resident size, not in [gc()]'s figures. `gufunc_buffer_pool(release
 #' = TRUE)` frees it now.
 #'
+#' R's collector does not count such memory itself. So that it collects as often as
+#' for base R's vectors, gufunc makes it count each large result until its next
+#' collection, and the values of a lazy value for as long as the lazy value lives
+#' (a vector of their size that is never written, which takes no memory): they
+#' appear in [gc()]'s figures as a base R vector would.
+#'
 #' @param release `TRUE` to free the kept buffers now.
 #' @return A list with `buffers` (how many are kept), `megabytes` (their size) and
 #'   `limit_megabytes` (the option's value): invisibly when `release = TRUE`.

@@ -8,10 +8,6 @@
 #include <cstdlib>
 #include <iterator>
 #include <map>
-#if defined(__linux__)
-#include <sys/mman.h>
-#include <unistd.h>
-#endif
 
 #include "engine/reused_values.hpp"
 #include "r/call_registry.hpp"
@@ -90,25 +86,16 @@ R_allocator_t large_result_allocator = {large_alloc, large_free, nullptr, nullpt
 
 // A raw vector of `bytes` that R's collector counts, or R_NilValue where there is
 // no address space for it. It is never written, so it costs address space, not
-// memory: malloc may place it on pages freed vectors touched before, and those are
-// given back to the system (they would stay resident, unused, while it lives, and
-// the next allocations take fresh ones: lattice Boltzmann 210 MB against 199).
+// memory. (Giving back the pages malloc may have placed it on, which freed vectors
+// had touched, lowered lattice Boltzmann's peak from 195 to 181 MB, but base R's
+// next vectors on those pages then paid fresh pages: `v[-1]` on 1e6 doubles took
+// 5-10 ms instead of 2.4.)
 SEXP collector_weight_of(size_t bytes) {
   auto allocate = [](void* n) -> SEXP {
     return Rf_allocVector(RAWSXP, static_cast<R_xlen_t>(*static_cast<size_t*>(n)));
   };
   auto failed = [](SEXP, void*) -> SEXP { return R_NilValue; };
-  SEXP weight = R_tryCatchError(allocate, &bytes, failed, nullptr);
-#if defined(__linux__)
-  if (weight != R_NilValue) {
-    const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
-    const uintptr_t data = reinterpret_cast<uintptr_t>(RAW(weight));
-    const uintptr_t begin = (data + page - 1) / page * page;
-    const uintptr_t end = (data + bytes) / page * page;
-    if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
-  }
-#endif
-  return weight;
+  return R_tryCatchError(allocate, &bytes, failed, nullptr);
 }
 
 // R does not count vectors of a custom allocator towards the heap size that
