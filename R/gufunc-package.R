@@ -12,7 +12,6 @@
 #' @keywords internal
 #' @aliases gufunc-package NULL
 #' @useDynLib gufunc, .registration = TRUE, .fixes = "C_"
-#' @importFrom Rcpp sourceCpp
 #' @importFrom RcppParallel RcppParallelLibs
 "_PACKAGE"
 
