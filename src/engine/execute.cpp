@@ -203,6 +203,32 @@ unsigned evaluate_scan(const NodePtr& root, intptr_t begin, intptr_t end, char* 
   return warnings | outcome.warnings.load() | target.state.warnings;
 }
 
+// A copy of at least this many bytes of values in memory is split between the
+// threads: one thread's memcpy reaches about half the machine's bandwidth, and
+// copying the values whole is what a fallback's subassignment costs (a chain of
+// writes on an input, computed into base R's copy).
+const size_t kThreadedCopyBytes = size_t(1) << 20;
+
+// Copies elements [begin, end) of in-memory `view` to `out` on the runner's threads;
+// false (nothing copied) when the copy is too small or there is one thread.
+bool copy_on_threads(const View& view, intptr_t begin, intptr_t end, char* out,
+                     const EvalOptions& options) {
+  const size_t es = dtype_size(view.dtype);
+  const int threads = options.runner != nullptr ? options.runner->threads() : 1;
+  if (threads < 2 || static_cast<size_t>(end - begin) * es < kThreadedCopyBytes) return false;
+  const size_t parts = static_cast<size_t>(threads);
+  const intptr_t each =
+      (end - begin + static_cast<intptr_t>(parts) - 1) / static_cast<intptr_t>(parts);
+  options.runner->parallel_for(parts, 1, [&](size_t from, size_t to) {
+    for (size_t k = from; k < to; ++k) {
+      const intptr_t a = begin + static_cast<intptr_t>(k) * each;
+      const intptr_t b = std::min(end, a + each);
+      if (a < b) read_view(view, a, b, out + static_cast<size_t>(a - begin) * es);
+    }
+  });
+  return true;
+}
+
 }  // namespace
 
 unsigned evaluate(const NodePtr& root, intptr_t begin, intptr_t end, char* out,
@@ -220,6 +246,7 @@ unsigned evaluate(const NodePtr& root, intptr_t begin, intptr_t end, char* out,
     return root->kept->warnings;
   }
   if (root->kind == NodeKind::Input) {
+    if (root->view.file_fd < 0 && copy_on_threads(root->view, begin, end, out, options)) return 0;
     // From a file: in pieces, whose pages leave the process once copied.
     const intptr_t piece = any_mapped_file() ? kMappedPieceElements : end - begin;
     for (intptr_t a = begin; a < end; a += piece) {
