@@ -64,6 +64,12 @@ rep.gufunc_lazy <- function(x, ...) {
   }
   view <- rep_view(x, list(...))
   if (!is.null(view)) return(view)
+  if (identical(caller, base::rep.int)) {
+    # rep.int()'s own checks of `times` and their messages, not rep()'s.
+    at <- sys.call(sys.parent())
+    return(withCallingHandlers(base::rep.int(fallback_values(x, "rep"), ...),
+                               error = function(e) stop(simpleError(conditionMessage(e), at))))
+  }
   rep(fallback_values(x, "rep"), ...)
 }
 

@@ -146,6 +146,10 @@ test_that("short values, other arguments and other types go to base R", {
   expect_error(cumsum(lazy(runif(2000)), 2))
   f <- lazy(1:2000)
   expect_identical(materialize(cummax(f)), cummax(1:2000))
+  # The argument under another name, as base R takes it (reg-tests-1d.R).
+  x <- runif(2000)
+  expect_identical(materialize(cumsum(zZ = lazy(x) * 2)), cumsum(x * 2))
+  expect_error(sqrt(v = lazy(x)), "supplied argument name .v. does not match .x.")
 })
 
 test_that("pieces of a scan read one after another resume its carry", {

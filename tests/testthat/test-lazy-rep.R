@@ -24,6 +24,14 @@ test_that("rep() views give base R's values", {
   expect_error(rep(lx, times = -1), "invalid 'times' argument")
   expect_error(rep(lx, c(2, NA, rep(2, 1498))), "invalid 'times' argument")
   expect_identical(rep(lx, 0), rep(x, 0))
+  # rep.int() keeps its own checks and messages (R's reg-tests call it with bad times).
+  expect_identical(rep.int(lazy(1:3), 2:4), rep.int(1:3, 2:4))
+  for (times in list(-1, c(1, 2), NA)) {
+    base_error <- tryCatch(rep.int(1:3, times), error = conditionMessage)
+    expect_identical(tryCatch(rep.int(lazy(1:3), times), error = conditionMessage), base_error)
+  }
+  expect_identical(conditionCall(tryCatch(rep.int(lazy(1:3), -1), error = identity)),
+                   quote(rep.int(lazy(1:3), -1)))
 })
 
 test_that("outer() of lazy vectors fuses with what follows and gives base R's values", {
