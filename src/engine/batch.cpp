@@ -6,6 +6,7 @@
 
 #include "dispatch/apply.hpp"
 #include "dispatch/builtin_traits.hpp"
+#include "engine/block_size.hpp"
 #include "engine/linearizer.hpp"
 
 namespace gufunc {
@@ -179,6 +180,13 @@ size_t batch_streams(const Batch& b) {
     inputs += v.kind == ValueKind::Input || v.kind == ValueKind::Staged ? 1 : 0;
   }
   return inputs + static_cast<size_t>(b.registers) + 1;
+}
+
+size_t batch_block_elements(const Batch& b, size_t requested) {
+  const bool reads_files = std::any_of(b.values.begin(), b.values.end(), [](const Value& v) {
+    return v.kind == ValueKind::Input && v.node->view.file_fd >= 0;
+  });
+  return block_elements(batch_streams(b), requested, reads_files);
 }
 
 }  // namespace engine

@@ -100,6 +100,9 @@ Batch build_batch(const Node& root, const void* out);
 
 // Arrays one block of the batch touches (inputs, registers, the output): sizes blocks.
 size_t batch_streams(const Batch& b);
+// Elements per block for `b` (block_size.hpp): from its streams, and whether it reads
+// a file; `requested` > 0 overrides.
+size_t batch_block_elements(const Batch& b, size_t requested);
 
 // Instruction text for plans, e.g. "v3 = `*`(v1, v2) [double, double -> double]".
 std::string describe_instruction(const Batch& b, const Instruction& ins);

@@ -21,12 +21,13 @@ size_t l2_cache_bytes() {
   return bytes;
 }
 
-size_t block_elements(size_t streams, size_t requested) {
+size_t block_elements(size_t streams, size_t requested, bool reads_files) {
   if (requested > 0) return requested;
+  if (reads_files) return kFileBlockElements;
   const size_t per_element = 8 * std::max<size_t>(streams, 2);
   const size_t n = l2_cache_bytes() / 2 / per_element;
   // Whole cache lines of doubles, and enough elements to amortize a kernel call.
-  return std::min<size_t>(std::max<size_t>(n / 64 * 64, 1024), size_t(1) << 16);
+  return std::min<size_t>(std::max<size_t>(n / 64 * 64, 1024), kFileBlockElements);
 }
 
 }  // namespace engine

@@ -88,7 +88,7 @@ class Describer {
     std::vector<int> ids(b.values.size(), -1);
     int result = b.result >= 0 ? global_value(b, b.result, &ids) : -1;
     if (b.code.empty()) return produced_[&root] = result;
-    const size_t elements = block_elements(batch_streams(b), options_.block_size);
+    const size_t elements = batch_block_elements(b, options_.block_size);
     // A product split into blocks reads its operands block by block, not whole first.
     const bool split = splits_by_rows(root) || splits_by_contraction(root);
     for (size_t k = 0; k < b.kernel_starts.size(); ++k) {

@@ -66,7 +66,7 @@ void run_batch(const Batch& b, const Node& root, intptr_t begin, intptr_t end, c
                bool one_pass = false) {
   // Blocks are sized in elements; a block of a gufunc batch holds whole iterations.
   const size_t width = static_cast<size_t>(std::max<intptr_t>(b.max_width, 1));
-  const size_t elements = block_elements(batch_streams(b), options.block_size);
+  const size_t elements = batch_block_elements(b, options.block_size);
   const size_t column = column_block(b, root, begin, elements);
   const size_t block = column > 0 ? column : block_iterations(b, root, elements);
   // Elements a block touches, for the first round's size: about `elements`, more
