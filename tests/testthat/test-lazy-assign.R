@@ -330,3 +330,29 @@ test_that("`[<-` and `[[<-` called as functions take the value by position", {
   expect_identical(materialize(`[<-`(lazy(b), 2, v())), `[<-`(b, 2, 4L))
   expect_identical(calls, 1) # the value is evaluated once
 })
+
+test_that("large inputs copied on several threads give base R's values", {
+  # A chain of small writes on a large input falls back to base R on a copy, which
+  # the engine makes on every thread from 1 MB up: plain memory, R's compact
+  # sequences, and views.
+  h <- matrix(runif(3e5), 500)
+  s <- seq_len(4e5)
+  expected_h <- h
+  for (i in 1:3) expected_h[, 1] <- expected_h[, 2] + i
+  expected_s <- s
+  expected_s[2:5] <- 7L
+  expected_s[2:5] <- 8L
+  for (threads in 1:2) {
+    with_options(list(gufunc.threads = threads), {
+      H <- lazy(h)
+      for (i in 1:3) H[, 1] <- H[, 2] + i
+      expect_identical(materialize(H), expected_h)
+      S <- lazy(s)
+      S[2:5] <- 7L
+      S[2:5] <- 8L
+      expect_identical(materialize(S), expected_s)
+      expect_identical(materialize(lazy(h)[, 2:600]), h[, 2:600])
+      expect_identical(materialize(lazy(s)[-1]), s[-1])
+    })
+  }
+})
