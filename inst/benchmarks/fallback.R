@@ -49,7 +49,15 @@ cases <- list(
   "lazy(g)[2:999, 2:999]" = list(base = function() g[2:999, 2:999],
                                  gufunc = function() lazy(g)[2:999, 2:999],
                                  mat = function() materialize(lazy(g))),
-  "H[, 1] <- H[, 2], 200 times" = list(
+  # Issue 12's case: an array subassigned once, then base R's loop of small writes;
+  # the lazy value that loop reads is the subassigned one.
+  "H[1, 1] <- 0, then H[, 1] <- H[, 2], 200 times" = list(
+    base = function() { H <- h; H[1, 1] <- 0; for (i in 1:200) H[, 1] <- H[, 2]; H },
+    gufunc = function() { H <- lazy(h); H[1, 1] <- 0; for (i in 1:200) H[, 1] <- H[, 2]; H },
+    mat = function() { H <- lazy(h); H[1, 1] <- 0; materialize(H) }),
+  # Stricter: the loop on lazy(h) itself, whose materialization costs nothing; the
+  # gufunc side pays its first two iterations' R code on top of base R's.
+  "H <- lazy(h); H[, 1] <- H[, 2], 200 times" = list(
     base = function() { H <- h; for (i in 1:200) H[, 1] <- H[, 2]; H },
     gufunc = function() { H <- lazy(h); for (i in 1:200) H[, 1] <- H[, 2]; H },
     mat = function() materialize(lazy(h))),
