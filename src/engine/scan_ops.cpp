@@ -29,7 +29,11 @@ void carry_long_double(const char* in, intptr_t step, intptr_t n, double* out, l
   for (intptr_t i = 0; i < n; ++i) {
     const double x =
         FromInt ? rsem::int_to_double(load<int>(in, step, i)) : load<double>(in, step, i);
-    if (Multiply) {
+    if (std::isnan(x) && std::isnan(total)) {
+      // Which NaN stays is the x87 unit's rule, not the compiler's operand order
+      // (r_summary.hpp): at -O1 it loaded x first and NA replaced a running NaN.
+      total = rsem::cumulative_nan(total, x);
+    } else if (Multiply) {
       total *= x;
     } else {
       total += x;
