@@ -63,7 +63,9 @@ chooseOpsMethod.gufunc_lazy <- function(x, y, mx, my, cl, reverse) TRUE
 Math.gufunc_lazy <- function(x, ...) {
   # cumsum() and the other scans take their argument under any name (cumsum(v = x));
   # R's dispatch passes the name on.
-  if (missing(x) && ...length() == 1L) return(get(.Generic, baseenv())(..1))
+  if (missing(x) && ...length() == 1L && startsWith(.Generic, "cum")) {
+    return(get(.Generic, baseenv())(..1))
+  }
   if (.Generic == "log" && ...length() == 1L && log_arguments_swapped(sys.call())) {
     return(log(..1, x))
   }

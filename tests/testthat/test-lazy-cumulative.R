@@ -150,6 +150,7 @@ test_that("short values, other arguments and other types go to base R", {
   x <- runif(2000)
   expect_identical(materialize(cumsum(zZ = lazy(x) * 2)), cumsum(x * 2))
   expect_error(sqrt(v = lazy(x)), "supplied argument name .v. does not match .x.")
+  expect_error(round(digits = lazy(2)), "argument \"x\" is missing")
 })
 
 test_that("pieces of a scan read one after another resume its carry", {
