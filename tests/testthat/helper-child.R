@@ -82,3 +82,16 @@ rss_lines <- c(
   "rss_mb <- function() as.numeric(gsub('[^0-9]', '',",
   "  grep('^VmRSS', readLines('/proc/self/status'), value = TRUE))) / 1024"
 )
+
+# Runs script lines in a child R process with gufunc attached: `setup`, then `work`,
+# then `after`. Returns list(mb = the growth of its resident memory over `work` in
+# MB, checks = the values of the R expressions `checks` (text) evaluated last, as
+# text).
+child_rss_growth <- function(setup = character(), work, checks, after = character()) {
+  got <- child_last_line(c(
+    "suppressMessages(library(gufunc))", rss_lines, setup,
+    "before <- rss_mb()", work, "grown <- rss_mb() - before", after,
+    sprintf("cat(grown, %s, '\\n')", paste(checks, collapse = ", "))
+  ))
+  list(mb = as.numeric(got[1]), checks = got[-1])
+}

@@ -149,20 +149,17 @@ test_that("kept buffers are freed when a fresh allocation would fail without the
 
 test_that("R's collector counts large results, so a loop frees old ones by itself", {
   skip_without_rss()
-  got <- child_last_line(c(
-    "suppressMessages(library(gufunc))",
-    rss_lines,
-    "x <- lazy(runif(1e7))",
-    "before <- rss_mb()",
+  got <- child_rss_growth(
+    setup = "x <- lazy(runif(1e7))",
     # 60 results of 80 MB, each dropped by the next step, no gc() call: 4.6 GB if R
     # does not count them (it does not count a custom allocator's vectors itself;
     # 540-840 MB measured when it does).
-    "for (i in 1:60) y <- materialize(x + i)",
-    "cat(rss_mb() - before, identical(y, materialize(x) + 60), '\\n')"
-  ))
+    work = "for (i in 1:60) y <- materialize(x + i)",
+    checks = "identical(y, materialize(x) + 60)"
+  )
   # The pool (256 MB by default) plus R's own margin before it collects.
-  expect_lt(as.numeric(got[1]), 1200)
-  expect_identical(got[2], "TRUE")
+  expect_lt(got$mb, 1200)
+  expect_identical(got$checks, "TRUE")
 })
 
 test_that("a lazy value computed into a pooled buffer is counted by R's collector while it lives", {
@@ -179,26 +176,25 @@ test_that("a lazy value computed into a pooled buffer is counted by R's collecto
 
 test_that("a loop of subassignments frees the versions it replaces by itself", {
   skip_without_rss()
-  got <- child_last_line(c(
-    "suppressMessages(library(gufunc))",
-    rss_lines,
-    "a <- array(runif(1.5e6), c(500, 300, 10))",
-    "x <- lazy(a)",
-    "before <- rss_mb()",
+  got <- child_rss_growth(
+    setup = c("a <- array(runif(1.5e6), c(500, 300, 10))", "x <- lazy(a)"),
     # 40 steps writing every plane of a 12 MB array: a new version every 16 writes,
     # each dropped soon after, no gc() call. Uncounted, the versions piled up in
     # R's older generations: 230 MB measured (base R 34, gufunc now 69).
-    "for (i in 1:40) {",
-    "  s <- x[, , 1] + x[, , 2]",
-    "  for (k in 1:10) x[, , k] <- x[, , k] * 0.5 + s",
-    "}",
-    "grown <- rss_mb() - before",
-    "for (i in 1:40) {",
-    "  s <- a[, , 1] + a[, , 2]",
-    "  for (k in 1:10) a[, , k] <- a[, , k] * 0.5 + s",
-    "}",
-    "cat(grown, identical(materialize(x), a), '\\n')"
-  ))
-  expect_lt(as.numeric(got[1]), 150)
-  expect_identical(got[2], "TRUE")
+    work = c(
+      "for (i in 1:40) {",
+      "  s <- x[, , 1] + x[, , 2]",
+      "  for (k in 1:10) x[, , k] <- x[, , k] * 0.5 + s",
+      "}"
+    ),
+    after = c(
+      "for (i in 1:40) {",
+      "  s <- a[, , 1] + a[, , 2]",
+      "  for (k in 1:10) a[, , k] <- a[, , k] * 0.5 + s",
+      "}"
+    ),
+    checks = "identical(materialize(x), a)"
+  )
+  expect_lt(got$mb, 150)
+  expect_identical(got$checks, "TRUE")
 })

@@ -84,18 +84,17 @@ test_that("values read from a file are never kept", {
 
 test_that("a loop that reads each step's value twice keeps memory bounded", {
   skip_without_rss()
-  got <- child_last_line(c(
-    "suppressMessages(library(gufunc))",
-    rss_lines,
-    "options(gufunc.lazy_min_length = 0)",
-    "x <- lazy(runif(6e5))",
-    "invisible(gc(full = TRUE))",
-    "before <- rss_mb()",
+  got <- child_rss_growth(
+    setup = c(
+      "options(gufunc.lazy_min_length = 0)",
+      "x <- lazy(runif(6e5))",
+      "invisible(gc(full = TRUE))"
+    ),
     # Each step keeps y's values (4.8 MB) at its second sum: 100 steps would hold
     # 480 MB if R's collector did not count them and free them with y.
-    "for (i in 1:100) { y <- sqrt(x + i) / 3; a <- sum(y); b <- sum(y * 2) }",
-    "cat(rss_mb() - before, identical(b, sum((sqrt(materialize(x) + 100) / 3) * 2)), '\\n')"
-  ))
-  expect_lt(as.numeric(got[1]), 150)
-  expect_identical(got[2], "TRUE")
+    work = "for (i in 1:100) { y <- sqrt(x + i) / 3; a <- sum(y); b <- sum(y * 2) }",
+    checks = "identical(b, sum((sqrt(materialize(x) + 100) / 3) * 2))"
+  )
+  expect_lt(got$mb, 150)
+  expect_identical(got$checks, "TRUE")
 })
