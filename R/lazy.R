@@ -107,8 +107,12 @@
 #' `v` where they do not meet a write in part. When 5 writes that write less than a
 #' quarter of a value wait on it, the next write is base R's on the computed values;
 #' writes of more (whole planes, step after step) are computed when 16 wait, and
-#' the next write stays deferred. Other subassignments are base R's too (masks,
-#' names, positions past the end, values of a higher type or to be recycled): one
+#' the next write stays deferred. `x[mask] <- v` with a logical `mask` as long as
+#' `x` (lazy or not) and one value `v` is deferred as an element-wise choice, so
+#' `r[is.infinite(r)] <- 0` fuses with what reads `r` (an `NA` in the mask leaves
+#' the element as it is, as in base R). Other subassignments are base R's too
+#' (shorter or longer masks, names, positions past the end, values of a higher type
+#' or to be recycled): one
 #' copy of the values (a deferred `x` computed straight into it), and a lazy result
 #' when the write covers at least half of a
 #' large `x`, otherwise a plain one (a loop of small writes then runs as base R's,

@@ -2,7 +2,8 @@
 # a[, , k] <- value, where the subscripts pick regular runs (as views do), record a
 # new version of x (src/r/lazy_assign.cpp): nothing is copied now, and the new
 # version is computed when it is needed, in one pass into its own memory, with a
-# deferred value computed straight into the positions it goes to. Other
+# deferred value computed straight into the positions it goes to. x[mask] <- v
+# with a mask as long as x and one value is an element-wise choice instead. Other
 # subassignments are base R's, on an ordinary copy.
 
 #' @export
@@ -72,6 +73,10 @@ deferred_assign <- function(x, dots, frame, value) {
   } else if (value_rank < rank) {
     value <- as.vector(value, typeof(x))  # R's coercion of value
   }
+  if (length(dots) == 2L && length(value) == 1L && !is.object(value)) {
+    masked <- masked_assign(x, dots, frame, value)
+    if (!is.null(masked)) return(masked)
+  }
   where <- assigned_region(x, dots, frame)
   if (is.null(where)) return(NULL)
   if (where[[2L]] * where[[3L]] == 0) return(x) # picks nothing: x as it is, as in base R
@@ -81,6 +86,26 @@ deferred_assign <- function(x, dots, frame, value) {
 
 # 1, 2, 3 for the types a subassignment can widen (logical, integer, double); 0 for
 # the others.
+# x[mask] <- value for a logical mask as long as x (r[is.infinite(r)] <- 0) and one
+# value of x's type: deferred as ifelse(mask, value, x), where an NA in the mask
+# leaves x's element as it is (base R skips NA subscripts when there is one value).
+# NULL for other masks (shorter ones, which R recycles, and longer ones, which
+# lengthen x), so that base R's rules apply.
+masked_assign <- function(x, dots, frame, value) {
+  args <- as.list(dots)[-1L]
+  if (!is.null(names(args)) || identical(args[[1L]], quote(expr = ))) return(NULL)
+  mask <- eval(call("...elt", 1L), frame)
+  if (typeof(mask) != "logical" || length(mask) != length(x)) return(NULL)
+  if (is_lazy(mask)) {
+    if (!identical(oldClass(mask), "gufunc_lazy")) return(NULL)
+    test <- mask & !is.na(mask)
+  } else {
+    if (is.object(mask)) return(NULL)
+    test <- lazy(if (anyNA(mask)) !is.na(mask) & mask else as.vector(mask))
+  }
+  .Call(C_lazy_map, "ifelse", list(test, as.vector(value), x), "base", attributes(unclass(x)))
+}
+
 type_rank <- function(type) switch(type, logical = 1L, integer = 2L, double = 3L, 0L)
 
 # c(first, rows, columns, step) of the positions x[...] picks (first 0-based), or
