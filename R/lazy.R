@@ -23,7 +23,9 @@
 #'   ordinary R vector: its values are computed once, on first access, and cached.
 #'
 #' A subset that picks regular runs of elements (`x[a:b]`, `x[-1]`, `x[-n]`,
-#' `x[seq(a, b, by)]`, `m[, j:k]`, `m[i:j, k:l]`, `a[, , i]`), or all of a vector or
+#' `x[seq(a, b, by)]`, `m[, j:k]`, `m[i:j, k:l]`, `a[, , i]`, a block of an array
+#' with runs in up to three of its dimensions such as `a[i:j, k:l, m:n]`), or all
+#' of a vector or
 #' of the first two dimensions shifted circularly (`x[c(n, 1:(n - 1))]`,
 #' `a[c(2:n, 1), c(m, 1:(m - 1)), k]`), is a view, still lazy,
 #' with base R's attributes: of values at hand (`lazy(x)`, a materialized value),

@@ -52,6 +52,10 @@ std::string input_text(const View& view) {
                 : " (view: " + std::to_string(view.length / view.rows) + " columns of " +
                       std::to_string(view.rows) + " elements " + std::to_string(view.row_stride) +
                       " apart, transposed)";
+  } else if (view.has_planes()) {
+    text += " (view: " + std::to_string(view.length / view.rows / view.plane_columns) +
+            " planes of " + std::to_string(view.plane_columns) + " columns of " +
+            std::to_string(view.rows) + " elements)";
   } else if (view.is_block()) {
     text += " (view: " + std::to_string(view.length / view.rows) + " columns of " +
             std::to_string(view.rows) +

@@ -85,9 +85,14 @@ void element_bounds(const View& view, intptr_t* low, intptr_t* high) {
     return;
   }
   const intptr_t down = (std::min(distinct, view.rows) - 1) * view.row_stride;
-  const intptr_t across = (distinct - 1) / view.rows * view.column_step;
-  *low = std::min<intptr_t>(down, 0) + std::min<intptr_t>(across, 0);
-  *high = std::max<intptr_t>(down, 0) + std::max<intptr_t>(across, 0);
+  const intptr_t columns = (distinct - 1) / view.rows + 1;
+  intptr_t across = (columns - 1) * view.column_step, deep = 0;
+  if (view.has_planes()) {
+    across = (std::min(columns, view.plane_columns) - 1) * view.column_step;
+    deep = (columns - 1) / view.plane_columns * view.plane_step;
+  }
+  *low = std::min<intptr_t>(down, 0) + std::min<intptr_t>(across, 0) + std::min<intptr_t>(deep, 0);
+  *high = std::max<intptr_t>(down, 0) + std::max<intptr_t>(across, 0) + std::max<intptr_t>(deep, 0);
 }
 }  // namespace
 

@@ -48,7 +48,9 @@ const char* scan_name(ScanOp op);
 // (k + column_roll) % (length / rows). With `row_stride` other than 1 (a block
 // only, never rolled or repeated) consecutive elements of a column are that many
 // elements apart: t(x) reads x's rows as its columns (row_stride: x's rows), rev(x)
-// reads backwards from its last element (-1).
+// reads backwards from its last element (-1). With `plane_columns` > 0 (a block
+// only, never rolled, strided or repeated: a[i:j, k:l, m:n]) the columns come in
+// planes of that many, each plane `plane_step` elements after the previous one.
 struct View {
   const char* data = nullptr;
   gufunc_dtype dtype = GUFUNC_DOUBLE;
@@ -60,6 +62,7 @@ struct View {
   intptr_t row_stride = 1;
   intptr_t each = 1;
   intptr_t row_roll = 0, column_roll = 0;
+  intptr_t plane_columns = 0, plane_step = 0;
   // A view of a mapped file (mapped_file.hpp): its descriptor, and where the file's
   // first byte is mapped. Its elements are read with pread() into block scratch
   // (file_reads.hpp), never in place, so they cost no page faults and no resident
@@ -81,6 +84,7 @@ struct View {
   bool copied_only() const { return bytes || generated; }
   bool is_rolled() const { return row_roll != 0 || column_roll != 0; }
   bool is_strided() const { return row_stride != 1; }
+  bool has_planes() const { return plane_columns > 0; }
   // Whether elements [pos, pos + count) are consecutive in memory, or one element
   // repeated (*repeated).
   bool in_place(intptr_t pos, intptr_t count, bool* repeated) const;
@@ -94,10 +98,11 @@ struct View {
 // buffer and offset tell apart the views of a source's values, shared_views.hpp,
 // whose data is not known until those are computed.)
 using ViewKey = std::tuple<const char*, gufunc_dtype, intptr_t, intptr_t, intptr_t, intptr_t,
-                           intptr_t, intptr_t, intptr_t, const void*, intptr_t>;
+                           intptr_t, intptr_t, intptr_t, const void*, intptr_t, intptr_t, intptr_t>;
 inline ViewKey view_key(const View& v) {
-  return ViewKey{v.data,       v.dtype,    v.length,      v.rows,   v.column_step, v.each,
-                 v.row_stride, v.row_roll, v.column_roll, v.buffer, v.offset};
+  return ViewKey{v.data,   v.dtype,         v.length,    v.rows,        v.column_step,
+                 v.each,   v.row_stride,    v.row_roll,  v.column_roll, v.buffer,
+                 v.offset, v.plane_columns, v.plane_step};
 }
 
 // Element i of `view`, in elements from view.data.
@@ -105,6 +110,10 @@ inline intptr_t view_offset(const View& view, intptr_t i) {
   if (view.each > 1) i /= view.each;
   if (!view.is_block()) return i;
   intptr_t row = i % view.rows, column = i / view.rows;
+  if (view.has_planes()) {
+    return row * view.row_stride + column % view.plane_columns * view.column_step +
+           column / view.plane_columns * view.plane_step;
+  }
   if (view.is_rolled()) {
     row += view.row_roll;
     if (row >= view.rows) row -= view.rows;

@@ -43,14 +43,16 @@ bool picks_nothing(const std::vector<Run>& runs) {
   return false;
 }
 
-// c(first, rows, columns, step) in storage order of the runs of every dimension of
-// an array of dims `d`: full dimensions first, then the inner one (runs of
-// consecutive indices are one run of elements), then at most one more dimension
-// with several indices picks runs at a regular step; equally spaced indices of the
-// inner one are such runs themselves, and then no other dimension may pick several.
-// False when the picked elements have another shape.
-bool block_pick(const std::vector<double>& d, const std::vector<Run>& runs, double pick[4]) {
+// c(first, rows, columns, step, planes, plane_step) in storage order of the runs of
+// every dimension of an array of dims `d`: full dimensions first, then the inner one
+// (runs of consecutive indices are one run of elements), then at most two more
+// dimensions with several indices pick runs at a regular step, and planes of those
+// (a[i:j, k:l, m:n]); equally spaced indices of the inner one are such runs
+// themselves, and then no other dimension may pick several. False when the picked
+// elements have another shape.
+bool block_pick(const std::vector<double>& d, const std::vector<Run>& runs, double pick[6]) {
   const size_t rank = d.size();
+  pick[4] = 1, pick[5] = 0;
   if (picks_nothing(runs)) {
     pick[0] = 0, pick[1] = 0, pick[2] = 1, pick[3] = 0;
     return true;
@@ -75,8 +77,21 @@ bool block_pick(const std::vector<double>& d, const std::vector<Run>& runs, doub
     pick[0] = first, pick[1] = stride[inner], pick[2] = in.n, pick[3] = stride[inner] * in.by;
     return true;
   }
-  if (several.size() > 1) return false;
+  if (several.size() > 2) return false;
   pick[0] = first, pick[1] = stride[inner] * in.n, pick[2] = 1, pick[3] = 0;
+  if (several.size() == 2) {
+    const Run &s = runs[several[0]], &t = runs[several[1]];
+    pick[2] = s.n, pick[3] = stride[several[0]] * s.by;
+    pick[4] = t.n, pick[5] = stride[several[1]] * t.by;
+    // Levels that continue the one below are one level.
+    if (pick[3] == pick[1]) {
+      pick[1] *= pick[2], pick[2] = pick[4], pick[3] = pick[5], pick[4] = 1, pick[5] = 0;
+      if (pick[3] == pick[1]) pick[1] *= pick[2], pick[2] = 1, pick[3] = 0;
+    } else if (pick[5] == pick[2] * pick[3]) {
+      pick[2] *= pick[4], pick[4] = 1, pick[5] = 0;
+    }
+    return true;
+  }
   if (several.size() == 1) {
     const Run& s = runs[several[0]];
     pick[2] = s.n;
@@ -90,7 +105,7 @@ bool block_pick(const std::vector<double>& d, const std::vector<Run>& runs, doub
 // Boltzmann code, f[c(n, 1:(n - 1)), c(2:m, 1), k]): the block of d[0] rows it
 // rolls. All of dimension 1 is picked, all of dimension 2 when it is shifted (else
 // consecutive indices), and one index of each later dimension.
-bool rolled_pick(const std::vector<double>& d, const std::vector<Run>& runs, double pick[4]) {
+bool rolled_pick(const std::vector<double>& d, const std::vector<Run>& runs, double pick[6]) {
   if (runs[0].n != d[0] || runs[1].by != 1 || picks_nothing(runs)) return false;
   double first = 0, stride = 1;
   for (size_t k = 0; k < d.size(); ++k) {
@@ -99,6 +114,7 @@ bool rolled_pick(const std::vector<double>& d, const std::vector<Run>& runs, dou
     stride *= d[k];
   }
   pick[0] = first, pick[1] = d[0], pick[2] = runs[1].n, pick[3] = d[0];
+  pick[4] = 1, pick[5] = 0;
   return true;
 }
 
@@ -174,6 +190,7 @@ SEXP array_region_entry(SEXP x, SEXP frame) {
     for (const Run& r : region.runs) {
       if (r.roll != 0) return R_NilValue;
     }
+    if (region.pick[4] > 1) return R_NilValue;  // planes: a write of two levels only
     SEXP where = alloc_vector(REALSXP, 4);
     for (int k = 0; k < 4; ++k) REAL(where)[k] = region.pick[k];
     return where;

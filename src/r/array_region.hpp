@@ -19,13 +19,14 @@ struct Run {
 };
 
 // The runs of every dimension, the drop argument, and the block of elements they
-// pick in storage order: pick = c(first, rows, columns, step), `columns` runs of
-// `rows` consecutive elements, `step` apart (a circular shift of the first two
-// dimensions: the block it rolls).
+// pick in storage order: pick = c(first, rows, columns, step, planes, plane_step),
+// `columns` runs of `rows` consecutive elements, `step` apart, those repeated
+// `planes` times, `plane_step` apart (a circular shift of the first two
+// dimensions: the block it rolls, in one plane).
 struct ArrayRegion {
   std::vector<Run> runs;
   int drop = TRUE;
-  double pick[4] = {0, 0, 0, 0};
+  double pick[6] = {0, 0, 0, 0, 1, 0};
 };
 
 enum class ArraySubscripts {

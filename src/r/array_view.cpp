@@ -125,6 +125,8 @@ SEXP lazy_array_view_entry(SEXP x, SEXP frame, SEXP min_length) {
     pick.step = static_cast<R_xlen_t>(region.pick[3]);
     pick.row_roll = static_cast<R_xlen_t>(region.runs[0].roll);
     pick.column_roll = static_cast<R_xlen_t>(region.runs[1].roll);
+    pick.planes = static_cast<R_xlen_t>(region.pick[4]);
+    pick.plane_step = static_cast<R_xlen_t>(region.pick[5]);
     SEXP attributes = PROTECT(view_attributes(x, region));
     SEXP view = picked_view(x, pick, min_length, attributes, warnings);
     UNPROTECT(1);

@@ -45,7 +45,8 @@ std::string view_key_text(const engine::View& v) {
                      std::to_string(v.length) + "/" + std::to_string(v.rows) + "/" +
                      std::to_string(v.column_step) + "/" + std::to_string(v.each) + "/" +
                      std::to_string(v.row_roll) + "/" + std::to_string(v.column_roll) + "/" +
-                     std::to_string(v.row_stride);
+                     std::to_string(v.row_stride) + "/" + std::to_string(v.plane_columns) + "/" +
+                     std::to_string(v.plane_step);
   // A generated sequence has no memory: its vector and position tell it apart.
   if (v.generated) text += "/" + pointer_text(v.buffer) + "/" + std::to_string(v.offset);
   return text;

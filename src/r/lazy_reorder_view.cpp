@@ -21,7 +21,7 @@ namespace {
 // Whether `view` reads plain columns of memory that a stride can reorder (not a
 // repetition, a circular shift or a file of bytes).
 bool reorderable(const engine::View& view) {
-  return view.each == 1 && !view.bytes && !view.is_rolled() &&
+  return view.each == 1 && !view.bytes && !view.is_rolled() && !view.has_planes() &&
          !(view.is_block() && view.column_step == 0);
 }
 

@@ -1,6 +1,7 @@
 // Views: a subset of a lazy vector that picks one run of consecutive elements
 // (x[a:b], x[-1], x[-n], x[-(1:k)], m[, j:k], a[, , i]) or runs of equal length at
-// a regular distance (m[i:j, k:l], x[seq(a, b, by)], m[i, ]) is, for values at hand
+// a regular distance (m[i:j, k:l], x[seq(a, b, by)], m[i, ]), or planes of such runs
+// (a[i:j, k:l, m:n], of contiguous memory only) is, for values at hand
 // (lazy(x), a materialized value, a contiguous view), a lazy input over the same
 // memory (a block view: engine/graph.hpp), not a copy; for a deferred element-wise
 // expression, the same expression over the picked elements of its operands.
@@ -49,6 +50,22 @@ bool narrowed(engine::View* view, const Pick& pick) {
   const intptr_t size = static_cast<intptr_t>(dtype_size(view->dtype));
   if (view->each > 1 || (view->is_block() && view->column_step == 0)) return false;  // rep()
   if (view->bytes) return false;  // a file of bytes: picked elements are read, widened
+  if (view->has_planes()) {       // of a block in planes, only the whole
+    return pick.planes == 1 && !pick.rolled() && pick.first == 0 && pick.columns == 1 &&
+           pick.rows == view->length;
+  }
+  if (pick.planes > 1) {
+    // A block in planes, of contiguous memory only (and not of a file, whose views
+    // are read in runs of at most two levels).
+    if (view->is_block() || view->file_fd >= 0 || pick.rolled()) return false;
+    advance(view, static_cast<intptr_t>(pick.first) * size);
+    view->length = pick.length();
+    view->rows = pick.rows;
+    view->column_step = pick.step;
+    view->plane_columns = pick.columns;
+    view->plane_step = pick.plane_step;
+    return true;
+  }
   if (view->is_rolled()) {
     // Only the whole of a circular shift is one.
     return !pick.rolled() && pick.first == 0 && pick.columns == 1 && pick.rows == view->length;
@@ -118,6 +135,7 @@ Overlap run_overlap(const engine::Region& r, intptr_t a, intptr_t b, intptr_t* a
 // Whether `pick` misses region `r`, lies inside it (*in_value: what it picks of the
 // written value, when that is again regular runs), or anything else (Partial).
 Overlap pick_overlap(const engine::Region& r, const Pick& pick, Pick* in_value) {
+  if (pick.planes > 1) return Overlap::Partial;  // worked out for two levels only
   intptr_t first_at = 0, step_at = 0;
   int kinds = 0;  // bit 0: a run outside, bit 1: a run inside
   for (R_xlen_t k = 0; k < pick.columns; ++k) {

@@ -15,11 +15,14 @@ namespace r {
 // at 0-based position `first`, each `step` elements after the previous one (one
 // run: columns 1); rolled (a circular shift, x[c(n, 1:(n - 1))]), element k of a
 // run is its element (k + row_roll) % rows, and run k is run (k + column_roll) %
-// columns.
+// columns. With `planes` > 1 (the block of a three-dimensional array,
+// a[i:j, k:l, m:n]; never rolled) those runs repeat `planes` times, each time
+// `plane_step` elements after the previous.
 struct Pick {
   R_xlen_t first = 0, rows = 0, columns = 1, step = 0;
   R_xlen_t row_roll = 0, column_roll = 0;
-  R_xlen_t length() const { return rows * columns; }
+  R_xlen_t planes = 1, plane_step = 0;
+  R_xlen_t length() const { return rows * columns * planes; }
   bool rolled() const { return row_roll != 0 || column_roll != 0; }
 };
 
