@@ -130,11 +130,12 @@ plan_code_inputs <- function(graph) {
 }
 
 # The positions of a vector a view reads, from its key (data/dtype/length/rows/
-# column step/each/row roll/column roll/row stride) and its offset: R code for
-# base[index].
+# column step/each/row roll/column roll/row stride/plane columns/plane step) and its
+# offset: R code for base[index].
 view_index <- function(key, offset) {
   p <- as.numeric(strsplit(key, "/", fixed = TRUE)[[1L]][-1L])
-  names(p) <- c("dtype", "length", "rows", "step", "each", "row_roll", "column_roll", "stride")
+  names(p)[1:10] <- c("dtype", "length", "rows", "step", "each", "row_roll", "column_roll",
+                      "stride", "plane_columns", "plane_step")
   runs <- p[["length"]] / p[["each"]]
   index <- if (p[["stride"]] != 1) {  # t(x), rev(x): rows read with a stride
     sprintf("rep(%.0f + 0:%.0f * %.0f, %.0f) + rep(seq(0, by = %.0f, length.out = %.0f), each = %.0f)",
@@ -150,7 +151,15 @@ view_index <- function(key, offset) {
     } else {
       sprintf("%.0f + (0:%.0f + %.0f) %%%% %.0f", offset + 1, rows - 1, p[["row_roll"]], rows)
     }
-    column_start <- if (p[["column_roll"]] == 0) {
+    column_start <- if (p[["plane_columns"]] > 0) {  # a[i:j, k:l, m:n]: planes of columns
+      planes <- columns / p[["plane_columns"]]
+      paste0(
+        sprintf("rep(seq(0, by = %.0f, length.out = %.0f), %.0f)", p[["step"]],
+                p[["plane_columns"]], planes),
+        sprintf(" + rep(seq(0, by = %.0f, length.out = %.0f), each = %.0f)", p[["plane_step"]],
+                planes, p[["plane_columns"]])
+      )
+    } else if (p[["column_roll"]] == 0) {
       sprintf("seq(0, by = %.0f, length.out = %.0f)", p[["step"]], columns)
     } else {
       sprintf("(0:%.0f + %.0f) %%%% %.0f * %.0f", columns - 1, p[["column_roll"]], columns,

@@ -27,7 +27,7 @@ plan_input_names <- function(inputs, written, env) {
   holders <- holders[order(!holders$name %in% written, !holders$lazy), , drop = FALSE]
   name <- holders$name[match(inputs$key, holders$key)]
   whole <- holders[holders$key == paste0(holders$buffer, sub("^[^/]*", "", holders$key)) &
-                     grepl("/0/0/1/0/0/1$", holders$key), , drop = FALSE]
+                     grepl("/0/0/1/0/0/1/0/0$", holders$key), , drop = FALSE]
   base <- whole$name[match(inputs$buffer, whole$buffer)]
   unnamed <- which(is.na(name))
   name[unnamed] <- fresh_names("x", length(unnamed), taken = holders$name)

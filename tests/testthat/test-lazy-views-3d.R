@@ -57,6 +57,15 @@ test_that("expressions over three-dimensional views fuse and give base R's resul
     format(lazy_plan(lazy(cube)[2:12, 2:10, 2:8] + 1))
   )
   expect_true(any(grepl("7 planes of 9 columns of 11 elements", plan)))
+  # The plan as R code reads the same positions of the cube.
+  code <- withr::with_options(list(gufunc.lazy_min_length = 1), {
+    y <- lazy(cube)[2:12, 2:10, 2:8] * 2
+    format(lazy_plan(y), "r")
+  })
+  expect_identical(
+    eval(parse(text = code), list(cube = cube), baseenv()),
+    cube[2:12, 2:10, 2:8] * 2
+  )
 })
 
 test_that("views of views, of deferred values and of pending writes are base R's", {

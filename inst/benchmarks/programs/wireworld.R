@@ -17,7 +17,8 @@ wireworld <- list(
       2, 4, 8, 8, 0, 8, 8, 8, 8, 8
     ), 10, 10, byrow = TRUE)
     world <- matrix(0L, size * 10 + 2, size * 10 + 2)
-    world[2:(size * 10 + 1), 2:(size * 10 + 1)] <- as.integer(tile[rep(1:10, size), rep(1:10, size)])
+    inner <- 2:(size * 10 + 1)
+    world[inner, inner] <- as.integer(tile[rep(1:10, size), rep(1:10, size)])
     list(world = world)
   },
   run = function(world, iterations = 20) {
