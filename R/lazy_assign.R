@@ -84,8 +84,6 @@ deferred_assign <- function(x, dots, frame, value) {
   .Call(C_lazy_assign, x, where, value, attributes(x))
 }
 
-# 1, 2, 3 for the types a subassignment can widen (logical, integer, double); 0 for
-# the others.
 # x[mask] <- value for a logical mask as long as x (r[is.infinite(r)] <- 0) and one
 # value of x's type: deferred as ifelse(mask, value, x), where an NA in the mask
 # leaves x's element as it is (base R skips NA subscripts when there is one value).
@@ -106,6 +104,8 @@ masked_assign <- function(x, dots, frame, value) {
   .Call(C_lazy_map, "ifelse", list(test, as.vector(value), x), "base", attributes(unclass(x)))
 }
 
+# 1, 2, 3 for the types a subassignment can widen (logical, integer, double); 0 for
+# the others.
 type_rank <- function(type) switch(type, logical = 1L, integer = 2L, double = 3L, 0L)
 
 # c(first, rows, columns, step) of the positions x[...] picks (first 0-based), or
