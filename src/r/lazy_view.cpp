@@ -54,18 +54,9 @@ bool narrowed(engine::View* view, const Pick& pick) {
     return pick.planes == 1 && !pick.rolled() && pick.first == 0 && pick.columns == 1 &&
            pick.rows == view->length;
   }
-  if (pick.planes > 1) {
-    // A block in planes, of contiguous memory only (and not of a file, whose views
-    // are read in runs of at most two levels).
-    if (view->is_block() || view->file_fd >= 0 || pick.rolled()) return false;
-    advance(view, static_cast<intptr_t>(pick.first) * size);
-    view->length = pick.length();
-    view->rows = pick.rows;
-    view->column_step = pick.step;
-    view->plane_columns = pick.columns;
-    view->plane_step = pick.plane_step;
-    return true;
-  }
+  // A block in planes (never rolled) is made of contiguous memory only, and not of a
+  // file, whose views are read in runs of at most two levels.
+  if (pick.planes > 1 && (view->is_block() || view->file_fd >= 0)) return false;
   if (view->is_rolled()) {
     // Only the whole of a circular shift is one.
     return !pick.rolled() && pick.first == 0 && pick.columns == 1 && pick.rows == view->length;
@@ -88,9 +79,13 @@ bool narrowed(engine::View* view, const Pick& pick) {
   if (!view->is_block()) {
     advance(view, static_cast<intptr_t>(pick.first) * size);
     view->length = pick.length();
-    if (pick.columns > 1) {
+    if (pick.columns > 1 || pick.planes > 1) {
       view->rows = pick.rows;
       view->column_step = pick.step;
+    }
+    if (pick.planes > 1) {
+      view->plane_columns = pick.columns;
+      view->plane_step = pick.plane_step;
     }
     return true;
   }
