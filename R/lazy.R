@@ -24,8 +24,9 @@
 #'
 #' A subset that picks regular runs of elements (`x[a:b]`, `x[-1]`, `x[-n]`,
 #' `x[seq(a, b, by)]`, `m[, j:k]`, `m[i:j, k:l]`, `a[, , i]`, a block of an array
-#' with runs in up to three of its dimensions such as `a[i:j, k:l, m:n]`), or all
-#' of a vector or
+#' with runs in up to three of its dimensions such as `a[i:j, k:l, m:n]`, of any
+#' rank when dimensions that continue each other make at most three levels of
+#' runs, as `a[2:5, , , ]` of a 4-D array does), or all of a vector or
 #' of the first two dimensions shifted circularly (`x[c(n, 1:(n - 1))]`,
 #' `a[c(2:n, 1), c(m, 1:(m - 1)), k]`), is a view, still lazy,
 #' with base R's attributes: of values at hand (`lazy(x)`, a materialized value),

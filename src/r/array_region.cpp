@@ -45,9 +45,12 @@ bool picks_nothing(const std::vector<Run>& runs) {
 
 // c(first, rows, columns, step, planes, plane_step) in storage order of the runs of
 // every dimension of an array of dims `d`: full dimensions first, then the inner one
-// (runs of consecutive indices are one run of elements), then at most two more
-// dimensions with several indices pick runs at a regular step, and planes of those
-// (a[i:j, k:l, m:n]); equally spaced indices of the inner one are such runs
+// (runs of consecutive indices are one run of elements), then the later dimensions
+// that pick several indices, each a level of runs at a regular step. A level whose
+// step is the length of the run below it lengthens that run, and one whose step is
+// the span of the level below it joins that level (a[2:5, , , ] of a 4-D array is
+// runs of 4 at one step): at most two levels may remain, columns and planes of them
+// (a[i:j, k:l, m:n]). Equally spaced indices of the inner dimension are such runs
 // themselves, and then no other dimension may pick several. False when the picked
 // elements have another shape.
 bool block_pick(const std::vector<double>& d, const std::vector<Run>& runs, double pick[6]) {
@@ -67,37 +70,34 @@ bool block_pick(const std::vector<double>& d, const std::vector<Run>& runs, doub
     pick[0] = 0, pick[1] = stride[rank - 1] * d[rank - 1], pick[2] = 1, pick[3] = 0;
     return true;
   }
-  std::vector<size_t> several;
+  struct Level {
+    double count, step;
+  };
+  std::vector<Level> levels;
   for (size_t k = inner + 1; k < rank; ++k) {
-    if (runs[k].n > 1) several.push_back(k);
+    if (runs[k].n > 1) levels.push_back({runs[k].n, stride[k] * runs[k].by});
   }
   const Run& in = runs[inner];
   if (in.by > 1 && in.n > 1) {
-    if (!several.empty()) return false;
+    if (!levels.empty()) return false;
     pick[0] = first, pick[1] = stride[inner], pick[2] = in.n, pick[3] = stride[inner] * in.by;
     return true;
   }
-  if (several.size() > 2) return false;
-  pick[0] = first, pick[1] = stride[inner] * in.n, pick[2] = 1, pick[3] = 0;
-  if (several.size() == 2) {
-    const Run &s = runs[several[0]], &t = runs[several[1]];
-    pick[2] = s.n, pick[3] = stride[several[0]] * s.by;
-    pick[4] = t.n, pick[5] = stride[several[1]] * t.by;
-    // Levels that continue the one below are one level.
-    if (pick[3] == pick[1]) {
-      pick[1] *= pick[2], pick[2] = pick[4], pick[3] = pick[5], pick[4] = 1, pick[5] = 0;
-      if (pick[3] == pick[1]) pick[1] *= pick[2], pick[2] = 1, pick[3] = 0;
-    } else if (pick[5] == pick[2] * pick[3]) {
-      pick[2] *= pick[4], pick[4] = 1, pick[5] = 0;
+  double rows = stride[inner] * in.n;
+  std::vector<Level> kept;
+  for (const Level& l : levels) {
+    if (kept.empty() && l.step == rows) {
+      rows *= l.count;
+    } else if (!kept.empty() && l.step == kept.back().count * kept.back().step) {
+      kept.back().count *= l.count;
+    } else {
+      kept.push_back(l);
     }
-    return true;
   }
-  if (several.size() == 1) {
-    const Run& s = runs[several[0]];
-    pick[2] = s.n;
-    pick[3] = stride[several[0]] * s.by;
-    if (pick[3] == pick[1]) pick[1] *= s.n, pick[2] = 1, pick[3] = 0;
-  }
+  if (kept.size() > 2) return false;
+  pick[0] = first, pick[1] = rows, pick[2] = 1, pick[3] = 0;
+  if (kept.size() >= 1) pick[2] = kept[0].count, pick[3] = kept[0].step;
+  if (kept.size() == 2) pick[4] = kept[1].count, pick[5] = kept[1].step;
   return true;
 }
 
