@@ -102,7 +102,8 @@
 #' `ifelse()`, `pmax()` and `pmin()` are deferred and fused too (see [base_masks]).
 #' Subassignment to a lazy `x` whose subscripts pick regular runs (`x[a:b] <- v`,
 #' `x[-1] <- v`, `x[] <- v`, `m[i:j, k:l] <- v`, `m[, c(1, n)] <- v`,
-#' `a[, , k] <- v`, `diag(m) <- v`) with a value of `x`'s type or a lower one, of
+#' `a[, , k] <- v`, `a[i:j, k:l, m:n] <- v`, `diag(m) <- v`) with a value of
+#' `x`'s type or a lower one, of
 #' the region's length or length 1, is deferred: the result is a new lazy version of
 #' `x` (other references to the old `x` are unchanged, as in base R), computed when
 #' needed in one pass into its own memory, with a deferred `v` computed straight into

@@ -1,5 +1,6 @@
-# Subassignment to a lazy value. x[i] <- value, x[i, j] <- value, x[] <- value and
-# a[, , k] <- value, where the subscripts pick regular runs (as views do), record a
+# Subassignment to a lazy value. x[i] <- value, x[i, j] <- value, x[] <- value,
+# a[, , k] <- value and a[i:j, k:l, m:n] <- value, where the subscripts pick regular
+# runs (as views do: up to three levels of them), record a
 # new version of x (src/r/lazy_assign.cpp): nothing is copied now, and the new
 # version is computed when it is needed, in one pass into its own memory, with a
 # deferred value computed straight into the positions it goes to. x[mask] <- v
@@ -79,8 +80,9 @@ deferred_assign <- function(x, dots, frame, value) {
   }
   where <- assigned_region(x, dots, frame)
   if (is.null(where)) return(NULL)
-  if (where[[2L]] * where[[3L]] == 0) return(x) # picks nothing: x as it is, as in base R
-  if (length(value) != where[[2L]] * where[[3L]] && length(value) != 1L) return(NULL)
+  count <- region_count(where)
+  if (count == 0) return(x) # picks nothing: x as it is, as in base R
+  if (length(value) != count && length(value) != 1L) return(NULL)
   .Call(C_lazy_assign, x, where, value, attributes(x))
 }
 
@@ -108,7 +110,8 @@ masked_assign <- function(x, dots, frame, value) {
 # the others.
 type_rank <- function(type) switch(type, logical = 1L, integer = 2L, double = 3L, 0L)
 
-# c(first, rows, columns, step) of the positions x[...] picks (first 0-based), or
+# c(first, rows, columns, step) of the positions x[...] picks (first 0-based),
+# followed by c(planes, plane_step) for a block of planes (a[i:j, k:l, m:n]), or
 # NULL.
 assigned_region <- function(x, dots, frame) {
   if (length(dots) == 2L) {
@@ -125,6 +128,11 @@ assigned_region <- function(x, dots, frame) {
   # Named subscripts (drop = among them) are base R's, which refuses them.
   if (!is.null(names(dots)) && any(names(dots)[-1L] != "")) return(NULL)
   .Call(C_array_region, x, frame)
+}
+
+# Positions in region `where` (assigned_region()).
+region_count <- function(where) {
+  where[[2L]] * where[[3L]] * (if (length(where) == 6L) where[[5L]] else 1)
 }
 
 # Elements between consecutive indices of each dimension of an array of dims `d`.

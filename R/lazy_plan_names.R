@@ -113,6 +113,9 @@ switch_vec <- function(key, ...) {
 # "10 elements from position 3", or runs of them: the positions `[<-` writes.
 region_text <- function(r) {
   elements <- sprintf("%.0f element%s", r[2], if (r[2] == 1) "" else "s")
-  if (r[3] == 1) return(sprintf("%s from position %.0f", elements, r[1] + 1))
-  sprintf("%.0f runs of %s, %.0f apart, from position %.0f", r[3], elements, r[4], r[1] + 1)
+  planes <- length(r) >= 6 && r[5] > 1
+  if (r[3] == 1 && !planes) return(sprintf("%s from position %.0f", elements, r[1] + 1))
+  runs <- sprintf("%.0f runs of %s, %.0f apart,", r[3], elements, r[4])
+  if (planes) runs <- sprintf("%.0f planes, %.0f apart, of %s", r[5], r[6], runs)
+  sprintf("%s from position %.0f", runs, r[1] + 1)
 }

@@ -175,12 +175,16 @@ void BlockRunner::patch(const Region& r, char** args, const intptr_t* steps, int
     std::memmove(out, args[0], static_cast<size_t>(n) * es);
   }
   const intptr_t end = pos + n;
-  const intptr_t first_column = r.columns == 1 ? 0 : r.column_ending_after(pos);
-  for (intptr_t c = first_column; c < r.columns; ++c) {
-    const intptr_t p = r.first + c * r.step;
-    if (p >= end) break;
-    const intptr_t a = std::max(p, pos), b = std::min(p + r.rows, end);
-    for (intptr_t q = a; q < b; ++q) std::memcpy(out + (q - pos) * w, args[1], es);
+  for (intptr_t k = 0; k < r.planes; ++k) {
+    const Region one = r.plane(k);
+    if (one.first >= end) break;
+    const intptr_t first_column = one.columns == 1 ? 0 : one.column_ending_after(pos);
+    for (intptr_t c = first_column; c < one.columns; ++c) {
+      const intptr_t p = one.first + c * one.step;
+      if (p >= end) break;
+      const intptr_t a = std::max(p, pos), b = std::min(p + one.rows, end);
+      for (intptr_t q = a; q < b; ++q) std::memcpy(out + (q - pos) * w, args[1], es);
+    }
   }
 }
 

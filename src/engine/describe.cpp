@@ -27,9 +27,14 @@ double bytes_of(const Node& n) { return static_cast<double>(n.length) * dtype_si
 std::string region_text(const Region& r) {
   const std::string elements = std::to_string(r.rows) + (r.rows == 1 ? " element" : " elements");
   const std::string from = " from position " + std::to_string(r.first + 1);
-  if (r.columns == 1) return elements + from;
-  return std::to_string(r.columns) + " runs of " + elements + ", " + std::to_string(r.step) +
-         " apart," + from;
+  if (r.columns == 1 && r.planes == 1) return elements + from;
+  std::string runs = std::to_string(r.columns) + " runs of " + elements + ", " +
+                     std::to_string(r.step) + " apart,";
+  if (r.planes > 1) {
+    runs = std::to_string(r.planes) + " planes, " + std::to_string(r.plane_step) + " apart, of " +
+           runs;
+  }
+  return runs + from;
 }
 
 namespace {

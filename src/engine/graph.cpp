@@ -348,16 +348,18 @@ NodePtr make_scan(ScanOp op, NodePtr arg) {
 }
 
 NodePtr make_assign(NodePtr base, NodePtr value, const Region& region) {
+  auto what = [] { return std::string("the assigned region"); };
   const intptr_t count =
-      checked_mul(region.rows, region.columns, [] { return std::string("the assigned region"); });
+      checked_mul(checked_mul(region.rows, region.columns, what), region.planes, what);
   const bool shaped = region.first >= 0 && region.rows >= 1 && region.columns >= 1 &&
-                      (region.columns == 1 || region.step >= region.rows);
+                      (region.columns == 1 || region.step >= region.rows) && region.planes >= 1;
+  // One plane's span; planes follow each other without overlapping.
+  const intptr_t span =
+      shaped ? checked_mul(region.columns - 1, region.step, what) + region.rows : 0;
+  const bool planes_apart = region.planes == 1 || region.plane_step >= span;
   const bool inside =
-      shaped && region.first +
-                        checked_mul(region.columns - 1, region.step,
-                                    [] { return std::string("the assigned region"); }) +
-                        region.rows <=
-                    base->length;
+      shaped && planes_apart &&
+      region.first + checked_mul(region.planes - 1, region.plane_step, what) + span <= base->length;
   if (!inside || base->kind == NodeKind::Reduce || value->kind == NodeKind::Reduce) {
     throw Error("gufunc_internal_error", "a subassignment outside its vector");
   }
@@ -370,6 +372,7 @@ NodePtr make_assign(NodePtr base, NodePtr value, const Region& region) {
   auto n = std::make_shared<Node>(NodeKind::Assign, base->dtype, base->length);
   n->region = region;
   if (n->region.columns == 1) n->region.step = region.rows;
+  if (n->region.planes == 1) n->region.plane_step = 0;
   // A chain of writes is evaluated in one loop; a value holding writes, one level down.
   n->gufunc_depth = std::max(base->gufunc_depth, value->gufunc_depth + 1);
   n->children.push_back(std::move(base));

@@ -133,13 +133,29 @@ void read_view(const View& view, intptr_t begin, intptr_t end, char* out);
 
 // The positions a subassignment writes: `columns` runs of `rows` consecutive
 // elements, the first run at `first`, each `step` elements after the previous one
-// (x[a:b], m[i:j, k:l], m[i, ], a[, , k]). Element i of the value written goes to
-// position(i).
+// (x[a:b], m[i:j, k:l], m[i, ], a[, , k]), in `planes` planes of such runs, each
+// `plane_step` elements after the previous one (a[i:j, k:l, m:n]). Element i of the
+// value written goes to position(i).
 struct Region {
   intptr_t first = 0, rows = 0, columns = 1, step = 0;
-  intptr_t count() const { return rows * columns; }
-  intptr_t position(intptr_t i) const { return first + i % rows + i / rows * step; }
-  // The first column whose run ends after position a (columns or more if none does).
+  intptr_t planes = 1, plane_step = 0;
+  intptr_t count() const { return rows * columns * planes; }
+  intptr_t position(intptr_t i) const {
+    const intptr_t in_plane = i % (rows * columns);
+    return first + i / (rows * columns) * plane_step + in_plane % rows + in_plane / rows * step;
+  }
+  // Plane p as a region of its own (the whole region when it has one plane).
+  Region plane(intptr_t p) const {
+    Region one = *this;
+    one.first = first + p * plane_step;
+    one.planes = 1;
+    one.plane_step = 0;
+    return one;
+  }
+  // Positions from the first to just past the last of one plane.
+  intptr_t plane_span() const { return (columns - 1) * step + rows; }
+  // The first column (of a region of one plane) whose run ends after position a
+  // (columns or more if none does).
   intptr_t column_ending_after(intptr_t a) const {
     const intptr_t before = a - first - rows;
     return before < 0 ? 0 : before / step + 1;

@@ -180,9 +180,9 @@ namespace {
 
 // .Call(C_array_region, x, frame): what a subassignment x[...] <- value of array x
 // writes (read_array_subscripts()): c(first, rows, columns, step) of one block
-// (first 0-based), or NULL for anything else (other subscripts, other numbers, a
-// circular shift, which writes its values in another order), which base R's
-// subassignment handles.
+// (first 0-based), followed by c(planes, plane_step) for planes of blocks, or NULL
+// for anything else (other subscripts, other numbers, a circular shift, which
+// writes its values in another order), which base R's subassignment handles.
 SEXP array_region_entry(SEXP x, SEXP frame) {
   return guarded([&]() -> SEXP {
     ArrayRegion region;
@@ -190,9 +190,9 @@ SEXP array_region_entry(SEXP x, SEXP frame) {
     for (const Run& r : region.runs) {
       if (r.roll != 0) return R_NilValue;
     }
-    if (region.pick[4] > 1) return R_NilValue;  // planes: a write of two levels only
-    SEXP where = alloc_vector(REALSXP, 4);
-    for (int k = 0; k < 4; ++k) REAL(where)[k] = region.pick[k];
+    const int n = region.pick[4] > 1 ? 6 : 4;
+    SEXP where = alloc_vector(REALSXP, n);
+    for (int k = 0; k < n; ++k) REAL(where)[k] = region.pick[k];
     return where;
   });
 }

@@ -35,7 +35,8 @@ const int kMaxPendingWrites = 16;
 // (The step of one column does not matter: make_assign() sets it to the rows.)
 bool same_region(const engine::Region& a, const engine::Region& b) {
   return a.first == b.first && a.rows == b.rows && a.columns == b.columns &&
-         (a.columns == 1 || a.step == b.step);
+         (a.columns == 1 || a.step == b.step) && a.planes == b.planes &&
+         (a.planes == 1 || a.plane_step == b.plane_step);
 }
 
 // Elements the writes pending on `node` write, a region written again counted once
@@ -64,15 +65,19 @@ bool writes_region(const engine::Node& node, const engine::Region& region) {
   return false;
 }
 
-// .Call(C_lazy_assign, x, c(first, rows, columns, step), value, attributes): lazy
-// vector x with the positions the region picks (first 0-based) set to `value` (of
+// .Call(C_lazy_assign, x, c(first, rows, columns, step, planes, plane_step), value,
+// attributes): lazy vector x with the positions the region picks (first 0-based;
+// the last two may be left out for one plane) set to `value` (of
 // x's type; as many elements as the region has, or one), with `attributes`; NULL
 // when the engine does not take it (R's subassignment runs instead).
 SEXP lazy_assign_entry(SEXP x, SEXP where, SEXP value, SEXP attributes) {
   unsigned warnings = 0;  // of computing a full chain first
   SEXP out = PROTECT(guarded([&]() -> SEXP {
     SEXP lazy = lazy_inside(x);
-    if (lazy == nullptr || TYPEOF(where) != REALSXP || XLENGTH(where) != 4) return R_NilValue;
+    if (lazy == nullptr || TYPEOF(where) != REALSXP ||
+        (XLENGTH(where) != 4 && XLENGTH(where) != 6)) {
+      return R_NilValue;
+    }
     const LazyState& s = state_of(lazy);
     if (s.failed || TYPEOF(value) != TYPEOF(x)) return R_NilValue;
     engine::Region region;
@@ -80,6 +85,10 @@ SEXP lazy_assign_entry(SEXP x, SEXP where, SEXP value, SEXP attributes) {
     region.rows = static_cast<intptr_t>(REAL(where)[1]);
     region.columns = static_cast<intptr_t>(REAL(where)[2]);
     region.step = static_cast<intptr_t>(REAL(where)[3]);
+    if (XLENGTH(where) == 6) {
+      region.planes = static_cast<intptr_t>(REAL(where)[4]);
+      region.plane_step = static_cast<intptr_t>(REAL(where)[5]);
+    }
     if (values_of(lazy) == R_NilValue) {
       const engine::NodePtr pending = lazy_node_use(lazy).node;
       const int writes = engine::pending_assigns(*pending);

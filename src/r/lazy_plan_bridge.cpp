@@ -141,7 +141,8 @@ SEXP steps_data(const std::vector<engine::PlanStep>& steps) {
     const engine::Region& r = s.region;
     SET_VECTOR_ELT(regions, i,
                    numbers({static_cast<double>(r.first), static_cast<double>(r.rows),
-                            static_cast<double>(r.columns), static_cast<double>(r.step)}));
+                            static_cast<double>(r.columns), static_cast<double>(r.step),
+                            static_cast<double>(r.planes), static_cast<double>(r.plane_step)}));
   }
   SEXP out_list = named_list(
       {"kernel", "op", "fun", "signature", "detail", "na_rm", "out", "width", "args", "arg_dims",

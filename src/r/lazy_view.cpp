@@ -117,7 +117,7 @@ enum class Overlap { None, Inside, Partial };
 
 // Run [a, b) of positions against region `r`; for Inside, *at is the value's
 // element written at position a.
-Overlap run_overlap(const engine::Region& r, intptr_t a, intptr_t b, intptr_t* at) {
+Overlap plane_run_overlap(const engine::Region& r, intptr_t a, intptr_t b, intptr_t* at) {
   const intptr_t c = r.column_ending_after(a);
   if (c >= r.columns) return Overlap::None;
   const intptr_t p = r.first + c * r.step;
@@ -125,6 +125,19 @@ Overlap run_overlap(const engine::Region& r, intptr_t a, intptr_t b, intptr_t* a
   if (a < p || b > p + r.rows) return Overlap::Partial;
   *at = c * r.rows + (a - p);
   return Overlap::Inside;
+}
+
+// The same for a region of planes: the plane the run starts in (or before), and a
+// run that starts past that plane's last column but reaches the next plane meets
+// it in part.
+Overlap run_overlap(const engine::Region& r, intptr_t a, intptr_t b, intptr_t* at) {
+  if (r.planes == 1) return plane_run_overlap(r, a, b, at);
+  const intptr_t k = a < r.first ? 0 : std::min((a - r.first) / r.plane_step, r.planes - 1);
+  const Overlap o = plane_run_overlap(r.plane(k), a, b, at);
+  if (o == Overlap::Inside) *at += k * r.rows * r.columns;
+  if (o != Overlap::None) return o;
+  if (k + 1 < r.planes && b > r.first + (k + 1) * r.plane_step) return Overlap::Partial;
+  return Overlap::None;
 }
 
 // Whether `pick` misses region `r`, lies inside it (*in_value: what it picks of the

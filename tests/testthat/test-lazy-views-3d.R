@@ -85,7 +85,7 @@ test_that("views of views, of deferred values and of pending writes are base R's
   base <- cube
   base[, , 5] <- 0
   expect_identical(materialize(written[2:12, 2:10, 2:8]), base[2:12, 2:10, 2:8])
-  # A write into a block in planes is base R's subassignment, with its result.
+  # A write into a block in planes (deferred: test-lazy-assign-planes.R).
   written[2:12, 2:10, 2:8] <- x[1:11, 1:9, 1:7] * 2
   base[2:12, 2:10, 2:8] <- cube[1:11, 1:9, 1:7] * 2
   expect_identical(materialize(written), base)
