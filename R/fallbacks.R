@@ -51,7 +51,7 @@ fallback_copy <- function(x, what) {
 #' @examples
 #' lazy_fallbacks(reset = TRUE)
 #' x <- lazy(runif(1e5))
-#' y <- gamma(x * 2) # base R computes the deferred product whole
+#' y <- median(x * 2) # base R computes the deferred product whole
 #' z <- is.na(x)
 #' lazy_fallbacks()
 lazy_fallbacks <- function(reset = FALSE) {

@@ -46,7 +46,7 @@
 #' Later operations read the scan's values like an input.
 #'
 #' Everything the engine does not know falls back to base R with base R's result:
-#' other functions (`gamma()`, `median()`, ...), character, complex, factor or
+#' other functions (`median()`, `quantile()`, ...), character, complex, factor or
 #' Date operands, and operands whose lengths differ (other than a single value
 #' against many, which is mapped lazily). An operator between a lazy value and an
 #' object whose class has its own method (a Date, difftime or factor) runs

@@ -73,6 +73,12 @@ Math.gufunc_lazy <- function(x, ...) {
     value <- lazy_scan(.Generic, x)
     if (!is.null(value)) return(value)
   }
+  if (.Generic %in% c("gamma", "lgamma") && ...length() == 0L && lazy_operand(x)) {
+    # R's own gamma functions warn from inside for a few inputs, so those are
+    # computed by base R (src/r/rmath_kernels.cpp): x is computed now to look.
+    if (!is_materialized(x)) x <- lazy(materialize(x))
+    if (.Call(C_math_zone, .Generic, materialize(x))) return(base_fallback(.Generic, list(x)))
+  }
   args <- deferred_math_operands(.Generic, x, ...)
   value <- if (!is.null(args)) lazy_builtin_map(.Generic, args, generic_call(sys.call(), .Generic))
   if (is.null(value)) base_fallback(.Generic, list(x, ...)) else value

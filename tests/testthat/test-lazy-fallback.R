@@ -13,13 +13,13 @@ test_that("functions without a lazy method see the values", {
   expect_identical(materialize(ifelse(z > 1, z, 0)), ifelse(ref > 1, ref, 0))
 })
 
-test_that("Math functions the engine does not map give base R's result", {
+test_that("functions the engine does not map give base R's result", {
   a <- runif(5000) * 10
   z <- lazy(a)
-  expect_identical(gamma(z), gamma(a))
+  expect_identical(besselJ(z, 1), besselJ(a, 1))
   expect_identical(trunc(z, 1), trunc(a, 1))
-  expect_identical(lgamma(z), lgamma(a))
-  expect_false(is_lazy(gamma(z)))
+  expect_identical(choose(z, 2), choose(a, 2))
+  expect_false(is_lazy(besselJ(z, 1)))
 })
 
 test_that("character, complex, factor and Date operands are base R's business", {
