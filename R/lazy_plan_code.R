@@ -173,12 +173,13 @@ view_index <- function(key, offset) {
 # The positions a subassignment writes (region: first, rows, columns, step, planes,
 # plane_step).
 region_index <- function(r) {
-  run <- sprintf("%.0f:%.0f", r[1] + 1, r[1] + r[2])
-  index <- if (r[3] == 1) run else {
-    sprintf("rep(%s, %.0f) + rep(seq(0, by = %.0f, length.out = %.0f), each = %.0f)", run, r[3],
-            r[4], r[3], r[2])
+  # `index` `count` times, each time `step` further on (`each` positions per time).
+  repeated <- function(index, count, step, each) {
+    sprintf("rep(%s, %.0f) + rep(seq(0, by = %.0f, length.out = %.0f), each = %.0f)", index,
+            count, step, count, each)
   }
-  if (length(r) < 6 || r[5] == 1) return(index)
-  sprintf("rep(%s, %.0f) + rep(seq(0, by = %.0f, length.out = %.0f), each = %.0f)", index, r[5],
-          r[6], r[5], r[2] * r[3])
+  index <- sprintf("%.0f:%.0f", r[1] + 1, r[1] + r[2])
+  if (r[3] > 1) index <- repeated(index, r[3], r[4], r[2])
+  if (length(r) >= 6 && r[5] > 1) index <- repeated(index, r[5], r[6], r[2] * r[3])
+  index
 }
