@@ -45,7 +45,7 @@ BlockRunner::BlockRunner(const Batch& b, intptr_t begin, char* out,
 }
 
 int BlockRunner::run(size_t first, size_t last, intptr_t pos, intptr_t n, char* scratch,
-                     gufunc_context* ctx, size_t* failed) const {
+                     gufunc_context* ctx, size_t* failed, int redirected, char* redirect_to) const {
   thread_local std::vector<Gathered> gathered;
   gathered.assign(b_.values.size(), Gathered());
   for (size_t i = first; i < last; ++i) {
@@ -62,10 +62,17 @@ int BlockRunner::run(size_t first, size_t last, intptr_t pos, intptr_t n, char* 
     intptr_t steps[GUFUNC_MAX_ARGS + 1];
     size_t k = 0;
     for (int a : ins.args) {
-      args[k] = pointer(a, at, count, scratch, &steps[k], &gathered);
+      args[k] =
+          a == redirected ? redirect_to : pointer(a, at, count, scratch, &steps[k], &gathered);
+      if (a == redirected) steps[k] = static_cast<intptr_t>(dtype_size(b_.values[a].dtype));
       ++k;
     }
-    args[k] = pointer(ins.out, at, count, scratch, &steps[k]);
+    if (ins.out == redirected) {
+      args[k] = redirect_to;
+      steps[k] = static_cast<intptr_t>(dtype_size(b_.values[ins.out].dtype));
+    } else {
+      args[k] = pointer(ins.out, at, count, scratch, &steps[k]);
+    }
     if (ins.op == Op::Cast) {
       rsem::ints_to_doubles(args[0], steps[0], count, reinterpret_cast<double*>(args[1]));
       continue;
@@ -82,6 +89,11 @@ int BlockRunner::run(size_t first, size_t last, intptr_t pos, intptr_t n, char* 
 std::string BlockRunner::failure(size_t i, const gufunc_context& ctx) const {
   if (i < steps_.size() && steps_[i]) return steps_[i]->failure(ctx);
   return std::string("kernel failed: ") + ctx.msg;
+}
+
+bool BlockRunner::in_registers(int v) const {
+  const Value& val = b_.values[v];
+  return val.kind == ValueKind::Computed && val.storage == Storage::Register;
 }
 
 char* BlockRunner::pointer(int v, intptr_t pos, intptr_t count, char* scratch, intptr_t* step,
@@ -213,7 +225,7 @@ int BlockRunner::call_kernel(const Node& node, char** args, const intptr_t* step
 }
 
 char* run_block(const BlockRunner& runner, size_t first, size_t last, intptr_t pos, intptr_t n,
-                WorkerOutcome* outcome) {
+                WorkerOutcome* outcome, int redirected, char* redirect_to) {
   char* registers = thread_scratch(runner.scratch_bytes());
   gufunc_context ctx;
   gufunc_context_init(&ctx);
@@ -221,7 +233,7 @@ char* run_block(const BlockRunner& runner, size_t first, size_t last, intptr_t p
   std::string failure, condition_class;
   try {
     size_t failed = 0;
-    if (runner.run(first, last, pos, n, registers, &ctx, &failed) != 0) {
+    if (runner.run(first, last, pos, n, registers, &ctx, &failed, redirected, redirect_to) != 0) {
       failure = runner.failure(failed, ctx);
     }
   } catch (const Error& e) {  // gufunc's own (a file cut short): its class and message

@@ -37,10 +37,14 @@ class BlockRunner {
   }
 
   // Runs instructions [first, last) on iterations [pos, pos + n) with `scratch` as
-  // this thread's registers. Returns 0, or -1 with ctx set and *failed the failing
-  // instruction.
+  // this thread's registers, and value `redirected` (one in_registers(), of width 1,
+  // that no gufunc instruction there reads or writes), if not -1, at `redirect_to`
+  // instead. Returns 0, or -1 with ctx set and *failed the failing instruction.
   int run(size_t first, size_t last, intptr_t pos, intptr_t n, char* scratch, gufunc_context* ctx,
-          size_t* failed) const;
+          size_t* failed, int redirected = -1, char* redirect_to = nullptr) const;
+
+  // Whether value v is computed into this thread's block registers.
+  bool in_registers(int v) const;
 
   // The error a failure of instruction i becomes.
   std::string failure(size_t i, const gufunc_context& ctx) const;
@@ -79,7 +83,7 @@ class BlockRunner {
 // scratch and returns it; nullptr when a kernel failed (the failure and the
 // warnings are recorded in `outcome`).
 char* run_block(const BlockRunner& runner, size_t first, size_t last, intptr_t pos, intptr_t n,
-                WorkerOutcome* outcome);
+                WorkerOutcome* outcome, int redirected = -1, char* redirect_to = nullptr);
 
 }  // namespace engine
 }  // namespace gufunc

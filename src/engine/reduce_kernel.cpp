@@ -54,6 +54,11 @@ ReduceKernel::ReduceKernel(const Batch& b, const BlockRunner& runner, size_t fir
     slots_.resize(2 * static_cast<size_t>(threads_));
     if (fold_.reducer.in_order() && !keep_) {
       for (Slot& s : slots_) s.values.resize(runner.block() * value_bytes_);
+      const int v = reduce_.args[0];
+      redirect_ = product_ == nullptr && runner.in_registers(v) && b.values[v].width == 1;
+      for (size_t i = first_; i < run_last_; ++i) {
+        if (b.code[i].op == Op::Gufunc) redirect_ = false;
+      }
     }
     // Each helper also does most of the fold's work for its block (an integer sum
     // per chunk), so the fold itself is a few instructions per chunk.
@@ -95,6 +100,7 @@ char* ReduceKernel::stored_values(size_t k, size_t slot) {
 void ReduceKernel::store_values(const char* registers, size_t k, size_t slot) {
   char* regs = const_cast<char*>(registers);
   const intptr_t pos = position(k), n = length(k);
+  if (redirect_) return;  // computed there (run_block())
   char* to = stored_values(k, slot);
   intptr_t step, step2;
   if (product_ != nullptr) {  // rounded to double, as the fused fold rounds them
@@ -151,7 +157,9 @@ void ReduceKernel::run_blocks(Runner* runner, size_t from, size_t to, WorkerOutc
     return true;
   };
   hooks.compute_into = [&](size_t k, size_t slot) {
-    const char* regs = run_block(runner_, first_, run_last_, position(k), length(k), outcome);
+    const char* regs = run_block(runner_, first_, run_last_, position(k), length(k), outcome,
+                                 redirect_ ? reduce_.args[0] : -1,
+                                 redirect_ ? slots_[slot].values.data() : nullptr);
     if (regs == nullptr) return false;
     if (fold_.reducer.in_order()) {
       store_values(regs, k, slot);

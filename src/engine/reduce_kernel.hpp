@@ -71,7 +71,10 @@ class ReduceKernel {
   Fold& fold_;
   size_t value_bytes_;  // bytes of one value stored in a slot
   std::vector<Slot> slots_;
-  bool keep_ = false;     // the first pass keeps every value for the second
+  bool keep_ = false;  // the first pass keeps every value for the second
+  // Helpers' blocks compute the fold's values straight into their slot (the last
+  // instruction writes there), instead of into registers copied afterwards.
+  bool redirect_ = false;
   bool prepare_ = false;  // helpers prepare an exact sum's values (ordered_sum.hpp)
   std::atomic<uint64_t> expected_binade_{0};  // the total's binade_key() after a fold
   ScratchBuffer kept_;
