@@ -71,18 +71,9 @@ unsigned evaluate_pieces(const NodePtr& node, const std::vector<Piece>& pieces,
 std::vector<Piece> region_pieces(const Region& r, intptr_t begin, intptr_t end, char* out,
                                  size_t es) {
   std::vector<Piece> pieces;
-  for (intptr_t k = 0; k < r.planes; ++k) {
-    const Region one = r.plane(k);
-    if (one.first >= end) break;
-    if (one.first + one.plane_span() <= begin) continue;
-    const intptr_t before = k * r.rows * r.columns;  // elements of the value in earlier planes
-    for (intptr_t c = one.column_ending_after(begin); c < one.columns; ++c) {
-      const intptr_t p = one.first + c * one.step;
-      if (p >= end) break;
-      const intptr_t a = std::max(p, begin), b = std::min(p + one.rows, end);
-      if (a < b) pieces.push_back({before + c * one.rows + (a - p), b - a, out + (a - begin) * es});
-    }
-  }
+  r.runs_within(begin, end, [&](intptr_t i, intptr_t a, intptr_t b) {
+    pieces.push_back({i, b - a, out + (a - begin) * es});
+  });
   return pieces;
 }
 

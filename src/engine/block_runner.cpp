@@ -60,19 +60,18 @@ int BlockRunner::run(size_t first, size_t last, intptr_t pos, intptr_t n, char* 
     const intptr_t at = pos * ins.width, count = n * ins.width;
     char* args[GUFUNC_MAX_ARGS + 1];
     intptr_t steps[GUFUNC_MAX_ARGS + 1];
+    // Value v's elements of this block, and their step.
+    auto elements = [&](int v, intptr_t* step, std::vector<Gathered>* g) {
+      if (v != redirected) return pointer(v, at, count, scratch, step, g);
+      *step = static_cast<intptr_t>(dtype_size(b_.values[v].dtype));
+      return redirect_to;
+    };
     size_t k = 0;
     for (int a : ins.args) {
-      args[k] =
-          a == redirected ? redirect_to : pointer(a, at, count, scratch, &steps[k], &gathered);
-      if (a == redirected) steps[k] = static_cast<intptr_t>(dtype_size(b_.values[a].dtype));
+      args[k] = elements(a, &steps[k], &gathered);
       ++k;
     }
-    if (ins.out == redirected) {
-      args[k] = redirect_to;
-      steps[k] = static_cast<intptr_t>(dtype_size(b_.values[ins.out].dtype));
-    } else {
-      args[k] = pointer(ins.out, at, count, scratch, &steps[k]);
-    }
+    args[k] = elements(ins.out, &steps[k], nullptr);
     if (ins.op == Op::Cast) {
       rsem::ints_to_doubles(args[0], steps[0], count, reinterpret_cast<double*>(args[1]));
       continue;
@@ -186,18 +185,9 @@ void BlockRunner::patch(const Region& r, char** args, const intptr_t* steps, int
   } else if (args[0] != out) {
     std::memmove(out, args[0], static_cast<size_t>(n) * es);
   }
-  const intptr_t end = pos + n;
-  for (intptr_t k = 0; k < r.planes; ++k) {
-    const Region one = r.plane(k);
-    if (one.first >= end) break;
-    const intptr_t first_column = one.columns == 1 ? 0 : one.column_ending_after(pos);
-    for (intptr_t c = first_column; c < one.columns; ++c) {
-      const intptr_t p = one.first + c * one.step;
-      if (p >= end) break;
-      const intptr_t a = std::max(p, pos), b = std::min(p + one.rows, end);
-      for (intptr_t q = a; q < b; ++q) std::memcpy(out + (q - pos) * w, args[1], es);
-    }
-  }
+  r.runs_within(pos, pos + n, [&](intptr_t, intptr_t a, intptr_t b) {
+    for (intptr_t q = a; q < b; ++q) std::memcpy(out + (q - pos) * w, args[1], es);
+  });
 }
 
 int BlockRunner::call_kernel(const Node& node, char** args, const intptr_t* steps, intptr_t n,

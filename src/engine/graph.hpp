@@ -8,6 +8,7 @@
 // chains of 1e5 nodes do not overflow the C stack.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -152,13 +153,27 @@ struct Region {
     one.plane_step = 0;
     return one;
   }
-  // Positions from the first to just past the last of one plane.
-  intptr_t plane_span() const { return (columns - 1) * step + rows; }
   // The first column (of a region of one plane) whose run ends after position a
   // (columns or more if none does).
   intptr_t column_ending_after(intptr_t a) const {
     const intptr_t before = a - first - rows;
     return before < 0 ? 0 : before / step + 1;
+  }
+  // visit(i, a, b) for each run [a, b) of the positions written within [begin, end),
+  // in position order; i is the value's element that goes to position a.
+  template <class Visit>
+  void runs_within(intptr_t begin, intptr_t end, Visit visit) const {
+    for (intptr_t k = 0; k < planes; ++k) {
+      const Region one = plane(k);
+      if (one.first >= end) break;
+      const intptr_t before = k * rows * columns;  // elements of the value in earlier planes
+      for (intptr_t c = one.column_ending_after(begin); c < columns; ++c) {
+        const intptr_t p = one.first + c * step;
+        if (p >= end) break;
+        const intptr_t a = std::max(p, begin), b = std::min(p + rows, end);
+        if (a < b) visit(before + c * rows + (a - p), a, b);
+      }
+    }
   }
 };
 
