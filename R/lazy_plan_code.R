@@ -180,6 +180,6 @@ region_index <- function(r) {
   }
   index <- sprintf("%.0f:%.0f", r[1] + 1, r[1] + r[2])
   if (r[3] > 1) index <- repeated(index, r[3], r[4], r[2])
-  if (length(r) >= 6 && r[5] > 1) index <- repeated(index, r[5], r[6], r[2] * r[3])
+  if (r[5] > 1) index <- repeated(index, r[5], r[6], r[2] * r[3])
   index
 }

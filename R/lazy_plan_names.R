@@ -110,10 +110,11 @@ switch_vec <- function(key, ...) {
   out
 }
 
-# "10 elements from position 3", or runs of them: the positions `[<-` writes.
+# "10 elements from position 3", or runs of them (in planes): the positions `[<-`
+# writes (r: first, rows, columns, step, planes, plane_step).
 region_text <- function(r) {
   elements <- sprintf("%.0f element%s", r[2], if (r[2] == 1) "" else "s")
-  planes <- length(r) >= 6 && r[5] > 1
+  planes <- r[5] > 1
   if (r[3] == 1 && !planes) return(sprintf("%s from position %.0f", elements, r[1] + 1))
   runs <- sprintf("%.0f runs of %s, %.0f apart,", r[3], elements, r[4])
   if (planes) runs <- sprintf("%.0f planes, %.0f apart, of %s", r[5], r[6], runs)
