@@ -68,9 +68,12 @@
 #' and power of two, that chain runs as exact integer additions with the x87 unit's
 #' rounding, about twice as fast as the x87 loop and with its bits.) Option
 #' `gufunc.sum_order = "fast"` (default `"exact"`) adds sums and means of doubles
-#' into four interleaved accumulators instead, and `mean()` makes one pass: faster,
-#' but the last bits may differ from base R's (the result still does not depend on
-#' the threads or the block size).
+#' in chunks of 1024 values instead, each into 16 interleaved double accumulators
+#' (vector additions; a chunk whose accumulators are not all finite is added in
+#' long double instead), the chunks' sums in order in a long double, every thread
+#' summing the chunks it computed; and `mean()` makes one pass: faster, but the last
+#' bits may differ from base R's (the result still does not depend on the threads or
+#' the block size, and `NA`, `NaN` and infinities come out as base R's).
 #'
 #' Blocks hold option `gufunc.block_size` elements, else environment variable
 #' `GUFUNC_BLOCK_SIZE`, else as many as fit the per-core cache. A block size is a

@@ -20,7 +20,8 @@
 #'     65536. [set_gufunc_lazy_min_length()].}
 #'   \item{`gufunc.sum_order`}{`"exact"` (default): sums and means of doubles add
 #'     in index order in one long double, as base R does, so the bits are base R's;
-#'     `"fast"`: each thread adds its part, faster and different in the last bits.
+#'     `"fast"`: chunks of 1024 values in vector additions, each thread summing its
+#'     own: faster, and different in the last bits (see [lazy()]).
 #'     [set_gufunc_sum_order()].}
 #'   \item{`gufunc.buffer_pool`}{Megabytes of large result buffers kept for reuse;
 #'     default 256, `0` keeps none. See [gufunc_buffer_pool()].}

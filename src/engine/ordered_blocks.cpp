@@ -100,6 +100,8 @@ void fold_all(Shared* sh) {
 }
 
 void help(Shared* sh) {
+  // A helper may add long doubles for the fold (a fast sum's chunks): as the caller's.
+  const CallerPrecision precision(sh->caller_x87);
   unsigned spins = 0;
   while (!sh->failed.load(std::memory_order_relaxed)) {
     size_t k = sh->next.load();

@@ -36,13 +36,15 @@ ReduceKernel::ReduceKernel(const Batch& b, const BlockRunner& runner, size_t fir
   const bool computes = first_ < b.code.size() - 1;
   // With nothing to compute but a product the fold forms as fast itself, helpers of
   // an in-order fold would only copy values, unless they also prepare an exact
-  // sum's additions (ordered_sum.hpp), which is most of the fold's work.
+  // sum's additions (ordered_sum.hpp), which is most of the fold's work, or sum a
+  // fast-order sum's whole chunks (reduce_sums.hpp), which is nearly all of it.
   const bool product_only = product_ != nullptr && first_ == run_last_;
+  value_bytes_ = product_ ? sizeof(double) : dtype_size(b.values[reduce_.args[0]].dtype);
+  const bool fast = fold_.reducer.prepares_fast() && value_bytes_ == sizeof(double);
   if ((!computes || product_only) && fold_.reducer.in_order() &&
-      !fold_.reducer.prepares(fold_.state)) {
+      !fold_.reducer.prepares(fold_.state) && !fast) {
     threads_ = 1;
   }
-  value_bytes_ = product_ ? sizeof(double) : dtype_size(b.values[reduce_.args[0]].dtype);
   // Keeping values pays when they are computed.
   const size_t all_bytes = static_cast<size_t>(std::max<intptr_t>(end_ - begin_, 0)) * value_bytes_;
   keep_ = may_keep && fold_.reducer.may_pass_twice() && computes && all_bytes <= kMaxKeptBytes;
@@ -66,6 +68,10 @@ ReduceKernel::ReduceKernel(const Batch& b, const BlockRunner& runner, size_t fir
     if (prepare_) {
       const size_t chunks = (runner.block() + kPreparedChunk - 1) / kPreparedChunk;
       for (Slot& s : slots_) s.chunks.resize(chunks);
+    }
+    prepare_fast_ = fast && fold_.reducer.in_order() && !keep_;
+    if (prepare_fast_) {
+      for (Slot& s : slots_) s.fast_chunks.resize(runner.block() / kFastChunk + 1);
     }
   }
 }
@@ -167,6 +173,9 @@ void ReduceKernel::run_blocks(Runner* runner, size_t from, size_t to, WorkerOutc
         prepare_in_order(expected_binade_.load(std::memory_order_relaxed),
                          reinterpret_cast<const double*>(stored_values(k, slot)), length(k),
                          slots_[slot].chunks.data());
+      } else if (prepare_fast_) {
+        fold_.reducer.prepare_fast(reinterpret_cast<const double*>(stored_values(k, slot)),
+                                   length(k), position(k), slots_[slot].fast_chunks.data());
       }
     } else {
       slots_[slot].state = fold_.reducer.start();
@@ -180,6 +189,10 @@ void ReduceKernel::run_blocks(Runner* runner, size_t from, size_t to, WorkerOutc
     } else if (prepare) {
       fold_.reducer.fold_prepared(reinterpret_cast<const double*>(stored_values(k, slot)),
                                   length(k), slots_[slot].chunks.data(), &fold_.state);
+    } else if (prepare_fast_) {
+      fold_.reducer.fold_fast_prepared(reinterpret_cast<const double*>(stored_values(k, slot)),
+                                       length(k), position(k), slots_[slot].fast_chunks.data(),
+                                       &fold_.state);
     } else {
       fold_.reducer.fold(stored_values(k, slot), length(k), step, position(k), &fold_.state);
     }

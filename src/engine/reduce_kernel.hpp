@@ -13,6 +13,7 @@
 #include "engine/batch.hpp"
 #include "engine/block_runner.hpp"
 #include "engine/reduce_ops.hpp"
+#include "engine/reduce_sums.hpp"
 #include "engine/scratch_buffer.hpp"
 
 namespace gufunc {
@@ -59,6 +60,8 @@ class ReduceKernel {
     ReduceState state;
     // An exact sum's values prepared for the binade the total was expected to have.
     std::vector<PreparedChunk> chunks;
+    // A fast-order sum's whole chunks of the block, summed (reduce_sums.hpp).
+    std::vector<FastChunk> fast_chunks;
   };
 
   const Batch& b_;
@@ -75,7 +78,8 @@ class ReduceKernel {
   // Helpers' blocks compute the fold's values straight into their slot (the last
   // instruction writes there), instead of into registers copied afterwards.
   bool redirect_ = false;
-  bool prepare_ = false;  // helpers prepare an exact sum's values (ordered_sum.hpp)
+  bool prepare_ = false;       // helpers prepare an exact sum's values (ordered_sum.hpp)
+  bool prepare_fast_ = false;  // helpers sum a fast-order sum's whole chunks
   std::atomic<uint64_t> expected_binade_{0};  // the total's binade_key() after a fold
   ScratchBuffer kept_;
 };

@@ -91,7 +91,7 @@ void fold_ints(Reduction r, bool na_rm, const char* data, intptr_t n, intptr_t s
 
 // The sum (or the first pass's mean) of doubles.
 long double double_total(const ReduceState& s, SumOrder order) {
-  if (order == SumOrder::Fast) return (s.lanes[0] + s.lanes[1]) + (s.lanes[2] + s.lanes[3]);
+  if (order == SumOrder::Fast) return fast_total(s);
   return s.total;
 }
 
@@ -165,6 +165,20 @@ void Reducer::fold_prepared(const double* v, intptr_t n, const PreparedChunk* ch
                             ReduceState* s) const {
   s->total = add_prepared(s->total, v, n, chunks, &s->in_order_hint);
   s->count += n;
+}
+
+bool Reducer::prepares_fast() const {
+  return (reduction_ == Reduction::Sum || reduction_ == Reduction::Mean) &&
+         input_ == GUFUNC_DOUBLE && order_ == SumOrder::Fast;
+}
+
+size_t Reducer::prepare_fast(const double* v, intptr_t n, intptr_t index, FastChunk* out) const {
+  return prepare_fast_chunks(v, n, index, na_rm_, out);
+}
+
+void Reducer::fold_fast_prepared(const double* v, intptr_t n, intptr_t index,
+                                 const FastChunk* chunks, ReduceState* s) const {
+  engine::fold_fast_prepared(v, n, index, na_rm_, chunks, s);
 }
 
 void Reducer::merge(const ReduceState& later, ReduceState* s) const {

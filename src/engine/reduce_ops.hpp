@@ -17,11 +17,15 @@
 namespace gufunc {
 namespace engine {
 
+struct FastChunk;  // reduce_sums.hpp
+
 // What one reduction has accumulated over the values met so far.
 struct ReduceState {
   long double total = 0;      // sum and mean of doubles, prod; exact order: the accumulator
   InOrderHint in_order_hint;  // exact order: how add_in_order() fared on the last blocks
-  // Fast order: the value at index i goes to lane i % 4, so four additions overlap.
+  // Fast order (reduce_sums.hpp): the open chunk's lanes; `total` holds the closed
+  // chunks' sum.
+  double fast_lanes[16] = {};
   long double lanes[4] = {0, 0, 0, 0};
   // Base R's mean of doubles (summary.c, real_mean) passes over the values again:
   // the deviations from total / count; or, when the total overflowed the double
@@ -66,6 +70,15 @@ class Reducer {
   // fold() would leave.
   void fold_prepared(const double* v, intptr_t n, const PreparedChunk* chunks,
                      ReduceState* s) const;
+  // True when a helper may sum whole chunks of its block for the fold
+  // (prepare_fast_chunks(), reduce_sums.hpp): fast-order sums and means of doubles.
+  bool prepares_fast() const;
+  // prepare_fast_chunks() with this reduction's na.rm: returns the chunks summed.
+  size_t prepare_fast(const double* v, intptr_t n, intptr_t index, FastChunk* out) const;
+  // Folds n contiguous doubles at indices [index, index + n), whose whole chunks
+  // prepare_fast() summed, into s: the state fold() would leave.
+  void fold_fast_prepared(const double* v, intptr_t n, intptr_t index, const FastChunk* chunks,
+                          ReduceState* s) const;
   // Folds the state of a later block into s (reductions not in_order()).
   void merge(const ReduceState& later, ReduceState* s) const;
 

@@ -25,18 +25,72 @@ double at(const char* data, intptr_t i, intptr_t step) {
   return v;
 }
 
-// Calls add(v) with v = value(i), ..., value(i + 3) for each four of [i, n) and
-// returns where it stopped. Four values are formed before they are added, so the
-// vectorizer computes them (products, say) in vector registers and the loop is left
-// with loads and the long double additions.
-template <class ValueAt, class Add>
-[[gnu::always_inline]] inline intptr_t by_fours(ValueAt value, intptr_t i, intptr_t n, Add add) {
-  for (; i + 4 <= n; i += 4) {
-    double v[4];
-    for (int j = 0; j < 4; ++j) v[j] = value(i + j);
-    add(v);
+// Fast order (see reduce_sums.hpp): a chunk's sum from its double lanes `d`, or, when
+// one of them is not finite, from its long double lanes `l`.
+long double chunk_sum(const double* d, const long double* l) {
+  bool finite = true;
+  for (int j = 0; j < 16; ++j) finite = finite && std::isfinite(d[j]);
+  if (!finite) return (l[0] + l[1]) + (l[2] + l[3]);
+  long double pair[8];
+  for (int j = 0; j < 8; ++j) pair[j] = static_cast<long double>(d[2 * j]) + d[2 * j + 1];
+  return ((pair[0] + pair[1]) + (pair[2] + pair[3])) + ((pair[4] + pair[5]) + (pair[6] + pair[7]));
+}
+
+// Fast order: value(i) for i in [from, to) (indices index + i, within the open
+// chunk) added into both of s's lane sets where keep(value) says; a value left out
+// adds 0 to its double lane, as in whole_chunk().
+template <class ValueAt, class Keep>
+[[gnu::always_inline]] inline void add_to_open_chunk(ValueAt value, intptr_t from, intptr_t to,
+                                                     intptr_t index, Keep keep, ReduceState* s) {
+  for (intptr_t i = from; i < to; ++i) {
+    const double x = value(i);
+    const bool kept = keep(x);
+    s->fast_lanes[(index + i) & 15] += kept ? x : 0.0;
+    if (kept) s->lanes[(index + i) & 3] += loaded(x);
   }
-  return i;
+}
+
+// Fast order: the open chunk's sum added to the total, its lanes emptied.
+void close_chunk(ReduceState* s) {
+  s->total += chunk_sum(s->fast_lanes, s->lanes);
+  for (double& d : s->fast_lanes) d = 0;
+  for (long double& l : s->lanes) l = 0;
+}
+
+// Fast order: the sum of the whole chunk value(from), ..., value(from + kFastChunk -
+// 1) (`from` at a chunk's start), the same as add_to_open_chunk() and
+// close_chunk() would give, in vector adds; *skipped receives how many NaNs na_rm
+// left out.
+template <class ValueAt>
+[[gnu::always_inline]] inline long double whole_chunk(ValueAt value, intptr_t from, bool na_rm,
+                                                      int64_t* skipped) {
+  double d[16] = {};
+  int64_t nans = 0;
+  if (na_rm) {
+    for (intptr_t i = from; i < from + kFastChunk; i += 16) {
+      for (int j = 0; j < 16; ++j) {
+        const double x = value(i + j);
+        const bool nan = x != x;
+        nans += nan;
+        d[j] += nan ? 0.0 : x;
+      }
+    }
+  } else {
+    for (intptr_t i = from; i < from + kFastChunk; i += 16) {
+      for (int j = 0; j < 16; ++j) d[j] += value(i + j);
+    }
+  }
+  *skipped = nans;
+  long double l[4] = {0, 0, 0, 0};
+  bool finite = true;
+  for (int j = 0; j < 16; ++j) finite = finite && std::isfinite(d[j]);
+  if (!finite) {  // the long double lanes, which only such chunks need
+    for (intptr_t i = from; i < from + kFastChunk; ++i) {
+      const double x = value(i);
+      if (!(na_rm && std::isnan(x))) l[(i - from) & 3] += loaded(x);
+    }
+  }
+  return chunk_sum(d, l);
 }
 
 // Folds value(0), ..., value(n - 1), at indices [index, index + n), into s. Always
@@ -103,24 +157,18 @@ template <class ValueAt>
     }
     s->total = t;
   } else {
-    long double* lane = s->lanes;
-    for (; i < n && ((index + i) & 3) != 0; ++i) {
-      const double x = value(i);
-      if (keep(x)) lane[(index + i) & 3] += loaded(x);
-    }
-    if (!na_rm) {
-      long double l0 = lane[0], l1 = lane[1], l2 = lane[2], l3 = lane[3];
-      i = by_fours(value, i, n, [&](const double* v) {
-        l0 += loaded(v[0]);
-        l1 += loaded(v[1]);
-        l2 += loaded(v[2]);
-        l3 += loaded(v[3]);
-      });
-      lane[0] = l0, lane[1] = l1, lane[2] = l2, lane[3] = l3;
-    }
-    for (; i < n; ++i) {
-      const double x = value(i);
-      if (keep(x)) lane[(index + i) & 3] += loaded(x);
+    while (i < n) {
+      const intptr_t at = index + i;
+      const intptr_t end = std::min(n, i + (kFastChunk - at % kFastChunk));
+      if (at % kFastChunk == 0 && end - i == kFastChunk) {  // a whole chunk
+        int64_t skipped = 0;
+        s->total += whole_chunk(value, i, na_rm, &skipped);
+        used -= skipped;
+      } else {
+        add_to_open_chunk(value, i, end, index, keep, s);
+        if ((index + end) % kFastChunk == 0) close_chunk(s);
+      }
+      i = end;
     }
   }
   s->count += used;
@@ -142,6 +190,41 @@ GUFUNC_SIMD_CLONES void sum_flat_products(const double* a, const double* b, intp
 GUFUNC_SIMD_CLONES void store_products(const double* x, const double* y, intptr_t n, double* out) {
   for (intptr_t i = 0; i < n; ++i) out[i] = rsem::times_r(x[i], y[i]);
 }
+
+size_t prepare_fast_chunks(const double* v, intptr_t n, intptr_t index, bool na_rm,
+                           FastChunk* out) {
+  auto at = [v](intptr_t k) { return v[k]; };
+  size_t count = 0;
+  for (intptr_t i = (kFastChunk - index % kFastChunk) % kFastChunk; i + kFastChunk <= n;
+       i += kFastChunk) {
+    int64_t skipped = 0;
+    out[count].sum = whole_chunk(at, i, na_rm, &skipped);
+    out[count].used = kFastChunk - skipped;
+    ++count;
+  }
+  return count;
+}
+
+void fold_fast_prepared(const double* v, intptr_t n, intptr_t index, bool na_rm,
+                        const FastChunk* chunks, ReduceState* s) {
+  intptr_t i = 0;
+  while (i < n) {
+    const intptr_t at = index + i;
+    if (at % kFastChunk == 0 && i + kFastChunk <= n) {  // a whole chunk, summed already
+      s->total += chunks->sum;
+      s->count += chunks->used;
+      ++chunks;
+      i += kFastChunk;
+      continue;
+    }
+    const intptr_t end = std::min(n, i + (kFastChunk - at % kFastChunk));
+    sum_doubles(reinterpret_cast<const char*>(v + i), end - i, sizeof(double), at, na_rm,
+                SumOrder::Fast, s);
+    i = end;
+  }
+}
+
+long double fast_total(const ReduceState& s) { return s.total + chunk_sum(s.fast_lanes, s.lanes); }
 
 void sum_doubles(const char* data, intptr_t n, intptr_t step, intptr_t index, bool na_rm,
                  SumOrder order, ReduceState* s) {

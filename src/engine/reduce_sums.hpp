@@ -1,8 +1,14 @@
 // The long double loops of sum() and mean() of doubles. Exact order is base R's
 // rsum / real_mean: one accumulator, values in index order (the second pass adds the
-// deviations from the first pass's mean). Fast order adds the value at index i into
-// lane i % 4, so four additions overlap; a value's lane depends on its index only,
-// so the result does not depend on how the values are cut into blocks.
+// deviations from the first pass's mean). Fast order cuts the indices into chunks of
+// kFastChunk: a chunk's value at index i goes to double lane i % 16 (vector adds),
+// the lanes are added in pairs in long double, and the chunks' sums in index order
+// in long double. A chunk whose double lanes are not all finite (a NaN, an infinity,
+// an overflow of the double range) is added in four long double lanes instead (lane
+// i % 4), as R's long double accumulator would keep it. Where chunks start and
+// which lane a value joins depend on its index only, so the result does not depend
+// on how the values are cut into blocks or threads, and helper threads sum the
+// whole chunks of their blocks (prepare_fast_chunks()) for the fold to add.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +34,29 @@ inline long double loaded(double x) {
 // into s's sum (or mean's pass); under na_rm NaN values are skipped.
 void sum_doubles(const char* data, intptr_t n, intptr_t step, intptr_t index, bool na_rm,
                  SumOrder order, ReduceState* s);
+
+// Values per chunk of a fast-order sum (a multiple of the 16 lanes).
+const intptr_t kFastChunk = 1024;
+
+// One whole chunk of a fast-order sum: its sum and how many values it added.
+struct FastChunk {
+  long double sum;
+  int64_t used;
+};
+
+// The chunks of kFastChunk that lie whole within indices [index, index + n) of the
+// n contiguous doubles at v, summed into `out` (one per chunk, in order); returns
+// how many.
+size_t prepare_fast_chunks(const double* v, intptr_t n, intptr_t index, bool na_rm, FastChunk* out);
+
+// sum_doubles() in fast order of n contiguous doubles whose whole chunks
+// prepare_fast_chunks() summed into `chunks`: only the values of chunks cut by the
+// ends are added here.
+void fold_fast_prepared(const double* v, intptr_t n, intptr_t index, bool na_rm,
+                        const FastChunk* chunks, ReduceState* s);
+
+// The total of a fast-order sum: the closed chunks' and the open chunk's.
+long double fast_total(const ReduceState& s);
 
 // The same for the n products x[i] * y[i], each rounded to double as the builtin `*`
 // rounds it: sum(x * y) without storing the products.
