@@ -69,7 +69,7 @@ ReduceKernel::ReduceKernel(const Batch& b, const BlockRunner& runner, size_t fir
       const size_t chunks = (runner.block() + kPreparedChunk - 1) / kPreparedChunk;
       for (Slot& s : slots_) s.chunks.resize(chunks);
     }
-    prepare_fast_ = fast && fold_.reducer.in_order() && !keep_;
+    prepare_fast_ = fast;  // (a fast order is in order and keeps no values)
     if (prepare_fast_) {
       for (Slot& s : slots_) s.fast_chunks.resize(runner.block() / kFastChunk + 1);
     }

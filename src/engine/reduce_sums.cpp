@@ -57,6 +57,24 @@ void close_chunk(ReduceState* s) {
   for (long double& l : s->lanes) l = 0;
 }
 
+// Fast order: whole(i) for each whole chunk [i, i + kFastChunk) of indices [index,
+// index + n) (i at a chunk's start), part(i, end) for each piece [i, end) of a chunk
+// cut by the ends, in index order: the one place that says where chunks lie.
+template <class Whole, class Part>
+[[gnu::always_inline]] inline void for_fast_chunks(intptr_t index, intptr_t n, Whole whole,
+                                                   Part part) {
+  for (intptr_t i = 0; i < n;) {
+    const intptr_t at = index + i;
+    const intptr_t end = std::min(n, i + (kFastChunk - at % kFastChunk));
+    if (at % kFastChunk == 0 && end - i == kFastChunk) {
+      whole(i);
+    } else {
+      part(i, end);
+    }
+    i = end;
+  }
+}
+
 // Fast order: the sum of the whole chunk value(from), ..., value(from + kFastChunk -
 // 1) (`from` at a chunk's start), the same as add_to_open_chunk() and
 // close_chunk() would give, in vector adds; *skipped receives how many NaNs na_rm
@@ -135,10 +153,10 @@ template <class ValueAt>
     }
     return;
   }
-  intptr_t i = 0;
   if (order == SumOrder::Exact) {
     // The values a chunk at a time (products formed in vector registers), added in
     // order by add_in_order(): base R's bits, without waiting on each addition.
+    intptr_t i = 0;
     long double t = s->total;
     double chunk[kChunk];
     while (i < n) {
@@ -157,19 +175,17 @@ template <class ValueAt>
     }
     s->total = t;
   } else {
-    while (i < n) {
-      const intptr_t at = index + i;
-      const intptr_t end = std::min(n, i + (kFastChunk - at % kFastChunk));
-      if (at % kFastChunk == 0 && end - i == kFastChunk) {  // a whole chunk
-        int64_t skipped = 0;
-        s->total += whole_chunk(value, i, na_rm, &skipped);
-        used -= skipped;
-      } else {
-        add_to_open_chunk(value, i, end, index, keep, s);
-        if ((index + end) % kFastChunk == 0) close_chunk(s);
-      }
-      i = end;
-    }
+    for_fast_chunks(
+        index, n,
+        [&](intptr_t i) {
+          int64_t skipped = 0;
+          s->total += whole_chunk(value, i, na_rm, &skipped);
+          used -= skipped;
+        },
+        [&](intptr_t i, intptr_t end) {
+          add_to_open_chunk(value, i, end, index, keep, s);
+          if ((index + end) % kFastChunk == 0) close_chunk(s);
+        });
   }
   s->count += used;
 }
@@ -195,33 +211,31 @@ size_t prepare_fast_chunks(const double* v, intptr_t n, intptr_t index, bool na_
                            FastChunk* out) {
   auto at = [v](intptr_t k) { return v[k]; };
   size_t count = 0;
-  for (intptr_t i = (kFastChunk - index % kFastChunk) % kFastChunk; i + kFastChunk <= n;
-       i += kFastChunk) {
-    int64_t skipped = 0;
-    out[count].sum = whole_chunk(at, i, na_rm, &skipped);
-    out[count].used = kFastChunk - skipped;
-    ++count;
-  }
+  for_fast_chunks(
+      index, n,
+      [&](intptr_t i) {
+        int64_t skipped = 0;
+        out[count].sum = whole_chunk(at, i, na_rm, &skipped);
+        out[count].used = kFastChunk - skipped;
+        ++count;
+      },
+      [](intptr_t, intptr_t) {});
   return count;
 }
 
 void fold_fast_prepared(const double* v, intptr_t n, intptr_t index, bool na_rm,
                         const FastChunk* chunks, ReduceState* s) {
-  intptr_t i = 0;
-  while (i < n) {
-    const intptr_t at = index + i;
-    if (at % kFastChunk == 0 && i + kFastChunk <= n) {  // a whole chunk, summed already
-      s->total += chunks->sum;
-      s->count += chunks->used;
-      ++chunks;
-      i += kFastChunk;
-      continue;
-    }
-    const intptr_t end = std::min(n, i + (kFastChunk - at % kFastChunk));
-    sum_doubles(reinterpret_cast<const char*>(v + i), end - i, sizeof(double), at, na_rm,
-                SumOrder::Fast, s);
-    i = end;
-  }
+  for_fast_chunks(
+      index, n,
+      [&](intptr_t) {  // summed already
+        s->total += chunks->sum;
+        s->count += chunks->used;
+        ++chunks;
+      },
+      [&](intptr_t i, intptr_t end) {
+        sum_doubles(reinterpret_cast<const char*>(v + i), end - i, sizeof(double), index + i, na_rm,
+                    SumOrder::Fast, s);
+      });
 }
 
 long double fast_total(const ReduceState& s) { return s.total + chunk_sum(s.fast_lanes, s.lanes); }
