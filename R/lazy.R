@@ -22,6 +22,15 @@
 #' * any other function (for example `median()`, `sort()`, `format()`) sees an
 #'   ordinary R vector: its values are computed once, on first access, and cached.
 #'
+#' To base R a lazy value is a classed object, and base R code that sets classed
+#' objects apart does so with it too. A function that stores an argument as it is
+#' keeps the lazy value: `dim(m) <- lazy(d)` gives `m` a lazy `dim` attribute and
+#' `scale(m, center = lazy(v))` a lazy `"scaled:center"` (their values are base
+#' R's). Base R's own `pmax()` and `pmin()` (`base::pmax()`, as package code calls
+#' them) take their branch for classed objects, which gives `NA` where the plain
+#' values give `NaN`; gufunc's (see [base_masks]) give base R's plain result. Where
+#' that matters, give such functions `materialize(x)`.
+#'
 #' A subset that picks regular runs of elements (`x[a:b]`, `x[-1]`, `x[-n]`,
 #' `x[seq(a, b, by)]`, `m[, j:k]`, `m[i:j, k:l]`, `a[, , i]`, a block of an array
 #' with runs in up to three of its dimensions such as `a[i:j, k:l, m:n]`, of any
