@@ -11,7 +11,11 @@
 #' Element-wise functions (all arguments scalar cores, like the builtins) follow
 #' base R instead: recycling with its warning, and base R's rules for `names`, `dim`
 #' and `dimnames` of the result, so `gufunc_call("+", x, y)` is `identical()` to
-#' `x + y`.
+#' `x + y`. The kernels of [pmax()], [pmin()] and [ifelse()] (`"pmax"`,
+#' `"pmax_na_rm"`, `"pmin"`, `"pmin_na_rm"`, `"ifelse"`) are called as those
+#' functions are, with their rules for types, recycling and attributes
+#' (`"pmax_na_rm"` as `pmax(..., na.rm = TRUE)`); `"gamma"` and `"lgamma"` leave
+#' the inputs where R's own functions may warn to base R, as for lazy values.
 #'
 #' When any argument is a lazy value (see [lazy()]), nothing is computed: the result
 #' is a lazy value, a node of the graph. Types and shapes are checked at once, so a
@@ -43,6 +47,17 @@ gufunc_call <- function(name, ..., namespace = "base") {
   is_lazy_arg <- vapply(args, is_lazy, NA)
   check_operands(args)
   names(args) <- NULL
+  if (namespace == "base" && is_step_call(name, length(args))) {
+    return(step_kernel_call(name, args, sys.call()))
+  }
+  if (namespace == "base" && name %in% c("gamma", "lgamma") && length(args) == 1L) {
+    # R's own functions warn from inside for a few inputs, which their kernels
+    # refuse (src/r/rmath_kernels.cpp): base R computes a call with such an input,
+    # and a lazy argument goes through the Math method, which looks at its values.
+    x <- args[[1L]]
+    if (is_lazy(x)) return(get(name, baseenv())(x))
+    if (.Call(C_math_zone, name, x)) return(with_user_call(sys.call(), get(name, baseenv())(x)))
+  }
   elementwise <- .Call(C_is_elementwise, name, namespace, length(args))
   plain <- if (any(is_lazy_arg)) lapply(args, unclass) else args
   if (elementwise) elementwise_check(plain, name, call = sys.call())
@@ -147,3 +162,41 @@ gufunc_kernels <- function(name = NULL, namespace = "base") {
 #' @examples
 #' gufunc_namespaces()
 gufunc_namespaces <- function() .Call(C_gufunc_namespaces)
+
+# gufunc_call() of the kernels pmax(), pmin() and ifelse() are made of (builtin
+# families "extreme" and "select"). Each kernel is one step of its R function, whose
+# rules (the type, recycling and its warning, the attributes, the branches ifelse()
+# evaluates) are applied in R (lazy_extreme(), lazy_ifelse()). So the call is that
+# function's, with the same kernels: gufunc's pmax(), pmin() or ifelse() when an
+# argument is lazy; else the deferred call of the same on the arguments made lazy,
+# computed at once, or base R's function where that is not deferred (a result under
+# lazy_min_length(), a test that is not logical).
+is_step_call <- function(name, nargs) {
+  family <- builtin_family(name)
+  !is.na(family) && (family == "extreme" && nargs >= 1L || family == "select" && nargs == 3L)
+}
+
+step_kernel_call <- function(name, args, call) {
+  select <- builtin_family(name) == "select"
+  fun <- if (select) "ifelse" else if (startsWith(name, "pmax")) "pmax" else "pmin"
+  na_rm <- endsWith(name, "_na_rm")
+  if (any(vapply(args, is_lazy, NA))) {
+    return(with_user_call(call, if (select) {
+      ifelse(args[[1L]], args[[2L]], args[[3L]])
+    } else {
+      do.call(fun, c(args, list(na.rm = na_rm)))
+    }))
+  }
+  value <- if (select) {
+    lazy_ifelse(lazy(args[[1L]]), args[[2L]], args[[3L]])
+  } else if (max(lengths(args)) >= lazy_min_length()) {
+    lazy_extreme(fun, lapply(args, lazy), na_rm, call)
+  }
+  if (!is.null(value)) return(materialize(value))
+  base_fun <- get(fun, baseenv())
+  with_user_call(call, if (select) {
+    base_fun(args[[1L]], args[[2L]], args[[3L]])
+  } else {
+    do.call(base_fun, c(args, list(na.rm = na_rm)))
+  })
+}

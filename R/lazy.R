@@ -28,8 +28,10 @@
 #' `scale(m, center = lazy(v))` a lazy `"scaled:center"` (their values are base
 #' R's). Base R's own `pmax()` and `pmin()` (`base::pmax()`, as package code calls
 #' them) take their branch for classed objects, which gives `NA` where the plain
-#' values give `NaN`; gufunc's (see [base_masks]) give base R's plain result. Where
-#' that matters, give such functions `materialize(x)`.
+#' values give `NaN`; gufunc's (see [base_masks]) give base R's plain result.
+#' `sort.int()` keeps the attributes of a sorted lazy value as of any classed one,
+#' and `all.equal()` of a plain target and a lazy current value that differ reports
+#' the class too. Where that matters, give such functions `materialize(x)`.
 #'
 #' A subset that picks regular runs of elements (`x[a:b]`, `x[-1]`, `x[-n]`,
 #' `x[seq(a, b, by)]`, `m[, j:k]`, `m[i:j, k:l]`, `a[, , i]`, a block of an array

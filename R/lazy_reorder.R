@@ -40,7 +40,8 @@ transposed_attributes <- function(x) {
   }
   a$names <- NULL
   a$dimnames <- NULL
-  a$dim <- if (is.null(d)) c(1L, length(x)) else if (length(d) == 1L) c(1L, d) else d[2:1]
+  # A new dim, without the names x's may have.
+  a$dim <- unname(if (is.null(d)) c(1L, length(x)) else if (length(d) == 1L) c(1L, d) else d[2:1])
   if (has_dimnames) {
     dn <- list(cols, rows)
     if (!is.null(dnn)) names(dn) <- c(if (length(d) == 2L) dnn[2L] else "", dnn[1L])

@@ -79,6 +79,15 @@ SEXP view_attributes(SEXP x, const ArrayRegion& region) {
   }
   SEXP dim = PROTECT(alloc_vector(INTSXP, static_cast<R_xlen_t>(kept.size())));
   for (size_t k = 0; k < kept.size(); ++k) INTEGER(dim)[k] = static_cast<int>(runs[kept[k]].n);
+  // Names of x's dim stay with the dimensions kept (R's ArraySubset and DropDims).
+  SEXP dim_tags = Rf_getAttrib(Rf_getAttrib(x, R_DimSymbol), R_NamesSymbol);
+  if (dim_tags != R_NilValue) {
+    SEXP kept_dim_tags = alloc_vector(STRSXP, static_cast<R_xlen_t>(kept.size()));
+    for (size_t k = 0; k < kept.size(); ++k) {
+      SET_STRING_ELT(kept_dim_tags, k, STRING_ELT(dim_tags, kept[k]));
+    }
+    Rf_setAttrib(dim, R_NamesSymbol, kept_dim_tags);  // protects it while it attaches it
+  }
   SEXP dimnames = R_NilValue;
   bool any_names = false;
   if (picked != R_NilValue) {

@@ -95,3 +95,10 @@ differential_each <- function(cases, label, fun, args, name = NULL) {
     cases$add(sprintf("%s, element %d", label, i), fun, one, name)
   }
 }
+
+# A collector's cases all agree with base R, and at least `min_compared` elements
+# were compared (a grid that silently lost its cases fails).
+expect_no_mismatches <- function(cases, min_compared) {
+  expect_identical(cases$mismatches(), character())
+  expect_gte(cases$compared(), min_compared)
+}

@@ -21,11 +21,6 @@ via <- function(name, pkg) {
   f <- if (pkg == "base") base_f else getExportedValue("gufunc", name)
   function(...) plain(if (any(vapply(list(...), inherits, NA, "gufunc_lazy"))) f(...) else base_f(...))
 }
-expect_no_mismatches <- function(cases, min_compared) {
-  expect_identical(cases$mismatches(), character())
-  expect_gte(cases$compared(), min_compared)
-}
-
 # The toy arrays of test_DelayedArray-utils.R (rebuilt, not copied): a sparse
 # integer 5 x 10 x 3 array with NAs and zeros, one with no zeros or NAs, and a
 # double array full of Inf, -Inf, NaN and zeros with one NA.

@@ -48,11 +48,6 @@ subset_cases <- function(source) {
   list(add = add, mismatches = function() failures, compared = function() compared)
 }
 
-expect_no_mismatches <- function(cases, min_compared) {
-  expect_identical(cases$mismatches(), character())
-  expect_gte(cases$compared(), min_compared)
-}
-
 test_that("R's tests/reg-tests-1a.R: NA subscripts, growing, names<-, dims, attributes", {
   cases <- subset_cases("r-source tests/reg-tests-1a.R")
   idx <- c(1, 2, NA, NA, 5, 6)

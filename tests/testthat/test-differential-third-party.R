@@ -28,11 +28,6 @@ add_math <- function(cases, label, x, each = length(x) <= 40L) {
   }
 }
 
-expect_no_mismatches <- function(cases, min_compared) {
-  expect_identical(cases$mismatches(), character())
-  expect_gte(cases$compared(), min_compared)
-}
-
 test_that("R's tests/arith-true.R: IEEE infinities, NaN, log, ^ and trigonometry", {
   cases <- differential_cases("r-source tests/arith-true.R")
   # Infinities from division by zero, and what arithmetic does with them.
