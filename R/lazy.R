@@ -25,7 +25,7 @@
 #' To base R a lazy value is a classed object, and base R code that sets classed
 #' objects apart does so with it too. A function that stores an argument as it is
 #' keeps the lazy value: `dim(m) <- lazy(d)` gives `m` a lazy `dim` attribute and
-#' `scale(m, center = lazy(v))` a lazy `"scaled:center"` (their values are base
+#' `scale(m, center = lazy(v))` of a plain `m` a lazy `"scaled:center"` (their values are base
 #' R's). Base R's own `pmax()` and `pmin()` (`base::pmax()`, as package code calls
 #' them) take their branch for classed objects, which gives `NA` where the plain
 #' values give `NaN`; gufunc's (see [base_masks]) give base R's plain result.
