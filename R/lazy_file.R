@@ -107,6 +107,7 @@ npy_layout <- function(h, path, c_order, call) {
       class = c("gufunc_file_type_error", "gufunc_file_error", "gufunc_error"), call = call))
   }
   dim <- h$shape
+  check_dims_fit(dim, path, call, file_format = TRUE)
   if (length(dim) >= 2L && !h$fortran_order) {
     # One layout for both orders when at most one dim is above 1 or none is 0.
     if (c_order == "refuse" && prod(dim) > 0 && sum(dim > 1) > 1) {
@@ -121,7 +122,6 @@ npy_layout <- function(h, path, c_order, call) {
   }
   length <- prod(dim)
   attrs <- if (length(dim) >= 2L) list(dim = as.integer(dim))
-  check_dims_fit(dim, path, call)
   open_file_value(path, h$type, h$offset, length, attrs)
 }
 
@@ -169,11 +169,14 @@ lazy_fbm <- function(x, call) {
   raw_layout(normalizePath(x$backingfile, mustWork = TRUE), type, c(x$nrow, x$ncol), 0, call)
 }
 
-check_dims_fit <- function(dim, path, call) {
+check_dims_fit <- function(dim, path, call, file_format = FALSE) {
   if (any(dim > .Machine$integer.max) || prod(dim) > 2^52) {
+    # A .npy header's shape is the file's format; dims given to lazy_file() are not.
+    class <- c(if (file_format) c("gufunc_file_format_error", "gufunc_file_error"),
+               "gufunc_shape_error", "gufunc_error")
     stop(errorCondition(sprintf("file '%s': dims %s are too large for an R array", path,
                                 paste(format(dim, scientific = FALSE), collapse = " x ")),
-                        class = c("gufunc_shape_error", "gufunc_error"), call = call))
+                        class = class, call = call))
   }
 }
 

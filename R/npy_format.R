@@ -43,33 +43,19 @@ read_npy_header <- function(path, call) {
   seek(con, start)
   text <- readBin(con, "raw", size)
   if (length(text) < size) bad("its header is cut short")
-  text <- rawToChar(text[text != as.raw(0)])
-  if (major < 3L) Encoding(text) <- "latin1" else Encoding(text) <- "UTF-8"
-  field <- function(key, pattern) {
-    m <- regmatches(text, regexec(sprintf("['\"]%s['\"]\\s*:\\s*%s", key, pattern), text))[[1L]]
-    if (length(m) < 2L) bad(sprintf("its header has no '%s'", key))
-    m[2L]
+  # NumPy evaluates the header as a Python literal, which cannot hold a NUL byte.
+  if (any(text == as.raw(0))) bad("its header holds a NUL byte")
+  text <- rawToChar(text)
+  if (major < 3L) {
+    Encoding(text) <- "latin1"
+  } else {
+    if (!validUTF8(text)) bad("its header is not UTF-8 text")
+    Encoding(text) <- "UTF-8"
   }
-  # A dict of exactly these three keys, as NumPy requires.
-  dict <- trimws(text)
-  keys <- regmatches(dict, gregexpr("['\"][A-Za-z_]+['\"]\\s*:", dict))[[1L]]
-  keys <- gsub("['\":[:space:]]", "", keys)
-  if (!startsWith(dict, "{") || !endsWith(dict, "}") ||
-      !setequal(keys, c("descr", "fortran_order", "shape")) || anyDuplicated(keys)) {
-    bad("its header is not a dict of 'descr', 'fortran_order' and 'shape'")
-  }
-  descr <- field("descr", "['\"]([^'\"]*)['\"]")
-  fortran <- field("fortran_order", "(True|False)") == "True"
-  shape_text <- field("shape", "\\(([^)]*)\\)")
-  parts <- trimws(strsplit(shape_text, ",", fixed = TRUE)[[1L]])
-  parts <- sub("L$", "", parts)  # Python 2 wrote long integers as 3L
-  # A tuple: (), (n,) or (n, m, ...), a trailing comma allowed; (n) is a number.
-  tuple <- !nzchar(trimws(shape_text)) ||
-    (all(grepl("^[0-9]+$", parts)) && (length(parts) >= 2L || grepl(",\\s*$", shape_text)))
-  if (!tuple) bad(sprintf("its shape (%s) is not a tuple of sizes", shape_text))
-  shape <- as.numeric(parts[nzchar(parts)])
-  list(descr = descr, type = unname(npy_types[descr]), shape = shape, fortran_order = fortran,
-       offset = start + size)
+  # Python 2 wrote long integers as 3L; NumPy reads them in versions 1 and 2 only.
+  fields <- npy_dict(text, long_integers = major < 3L, bad)
+  list(descr = fields$descr, type = unname(npy_types[fields$descr]), shape = fields$shape,
+       fortran_order = fields$fortran_order, offset = start + size)
 }
 
 # The header (a raw vector, version 1.0 or 2.0 when longer) of a .npy file of
@@ -90,4 +76,70 @@ npy_header <- function(type, dim, length) {
   text <- charToRaw(paste0(dict, strrep(" ", size - nchar(dict) - 1L), "\n"))
   size_bytes <- as.raw(size %/% 256^(0:(if (version == 1L) 1L else 3L)) %% 256)
   c(npy_magic, as.raw(c(version, 0L)), size_bytes, text)
+}
+
+# The fields of a .npy header `text`: the Python dict literal NumPy writes, read as
+# strictly as NumPy reads it (ast.literal_eval, then its checks): exactly the keys
+# 'descr' (a string), 'fortran_order' (True or False) and 'shape' (a tuple of sizes:
+# (), (n,) or (n, m, ...)), in any order, a trailing comma allowed, then only spaces.
+# A key given twice is refused (NumPy would keep the last; no writer repeats one).
+# `bad(problem)` raises the file's error.
+npy_dict <- function(text, long_integers, bad) {
+  rest <- text
+  # The token matching `pattern` after any spaces, consumed; NULL if there is none.
+  take <- function(pattern) {
+    m <- regmatches(rest, regexec(paste0("^[ \t\r\n]*(", pattern, ")"), rest, perl = TRUE))[[1L]]
+    if (length(m) == 0L) return(NULL)
+    rest <<- substring(rest, nchar(m[1L]) + 1L)
+    m[2L]
+  }
+  need <- function(pattern, problem) {
+    token <- take(pattern)
+    if (is.null(token)) bad(problem)
+    token
+  }
+  string <- "[uU]?'[^'\\\\\n]*'|[uU]?\"[^\"\\\\\n]*\""
+  unquote <- function(s) sub("^[uU]?.(.*).$", "\\1", s)
+  keys <- c("descr", "fortran_order", "shape")
+  not_dict <- "its header is not a dict of 'descr', 'fortran_order' and 'shape'"
+  need("\\{", not_dict)
+  fields <- list()
+  while (is.null(take("\\}"))) {
+    key <- unquote(need(string, not_dict))
+    if (!key %in% keys) bad(sprintf("its header has a key '%s' besides %s", key, not_dict))
+    if (!is.null(fields[[key]])) bad(sprintf("its header gives '%s' twice", key))
+    need(":", not_dict)
+    fields[[key]] <- switch(key,
+      descr = unquote(need(string, "its 'descr' is not a string")),
+      fortran_order = need("(?:True|False)(?![A-Za-z0-9_])",
+                           "its 'fortran_order' is not True or False") == "True",
+      shape = npy_shape(take, need, long_integers, bad)
+    )
+    if (!is.null(take("\\}"))) break
+    need(",", not_dict)
+  }
+  if (grepl("[^ \t\r\n]", rest)) bad("its header holds more than a dict")
+  for (key in keys) if (is.null(fields[[key]])) bad(sprintf("its header has no '%s'", key))
+  fields
+}
+
+# A tuple of sizes, (), (n,) or (n, m, ...), as numbers (take(), need() and bad()
+# as in npy_dict()). Python 2's long integers (3L) where `long_integers`.
+npy_shape <- function(take, need, long_integers, bad) {
+  not_tuple <- "its 'shape' is not a tuple of sizes"
+  size <- if (long_integers) "[0-9]+L?(?![A-Za-z0-9_])" else "[0-9]+(?![A-Za-z0-9_])"
+  need("\\(", not_tuple)
+  sizes <- character()
+  if (is.null(take("\\)"))) {
+    repeat {
+      sizes <- c(sizes, need(size, not_tuple))
+      if (!is.null(take("\\)"))) {
+        if (length(sizes) == 1L) bad(not_tuple)  # (n) is a number, not a tuple
+        break
+      }
+      need(",", not_tuple)
+      if (!is.null(take("\\)"))) break
+    }
+  }
+  as.numeric(sub("L$", "", sizes))
 }

@@ -131,26 +131,42 @@ inline double prod_r(const DoubleSlice& x, bool na_rm) {
   return nan_result(ld_to_double(s), x, na_rm);
 }
 
-// mean(x, na.rm): mean.default drops the NAs, then R's real_mean adds the mean
-// residual to the long double mean when that is finite.
+// mean(x, na.rm): mean.default drops the NAs, then R's real_mean: the long double
+// sum over n, or where the sum is beyond the double range the sum of x / n; then
+// the mean residual added where the mean is finite (divided by n in the first case,
+// summed from (x - mean) / n in the second); the result cast to double as R does.
 inline double mean_r(const DoubleSlice& x, bool na_rm) {
+  auto keep = [na_rm](double v) { return !na_rm || !std::isnan(v); };
   long double s = 0;
   intptr_t n = 0;
   for (intptr_t i = 0; i < x.n; ++i) {
     const double v = x[i];
-    if (na_rm && std::isnan(v)) continue;
+    if (!keep(v)) continue;
     s += v;
     ++n;
   }
-  s /= n;
+  if (n == 0) {
+    // R divides 0 by 0 at run time, a NaN with the sign bit set on x86; folded at
+    // compile time (no-trapping-math) it would be a positive one.
+    volatile long double zero = 0;
+    return static_cast<double>(zero / zero);
+  }
+  const bool finite_sum = std::isfinite(static_cast<double>(s));
+  if (finite_sum) {
+    s /= n;
+  } else {
+    s = 0;
+    for (intptr_t i = 0; i < x.n; ++i) {
+      if (keep(x[i])) s += x[i] / static_cast<double>(n);  // a double division, as R's
+    }
+  }
   if (std::isfinite(static_cast<double>(s))) {
     long double t = 0;
     for (intptr_t i = 0; i < x.n; ++i) {
-      const double v = x[i];
-      if (na_rm && std::isnan(v)) continue;
-      t += v - s;
+      if (!keep(x[i])) continue;
+      t += finite_sum ? x[i] - s : (x[i] - s) / n;
     }
-    s += t / n;
+    s += finite_sum ? t / n : t;
   }
   return nan_result(static_cast<double>(s), x, na_rm);
 }
