@@ -31,7 +31,11 @@
 #' values give `NaN`; gufunc's (see [base_masks]) give base R's plain result.
 #' `sort.int()` keeps the attributes of a sorted lazy value as of any classed one,
 #' and `all.equal()` of a plain target and a lazy current value that differ reports
-#' the class too. Where that matters, give such functions `materialize(x)`.
+#' the class too. `is.vector()` is `FALSE` for it, so `stack()`, `rle()` and `embed()`
+#' refuse it; `str()` and `dput()` show the class; `strcapture()` looks for a converter
+#' named after it; and before R 4.3 an operator between a data frame and a lazy value
+#' is an error (R's internal operator on a list; see below on classes with their own
+#' methods). Where that matters, give such functions `materialize(x)`.
 #'
 #' A subset that picks regular runs of elements (`x[a:b]`, `x[-1]`, `x[-n]`,
 #' `x[seq(a, b, by)]`, `m[, j:k]`, `m[i:j, k:l]`, `a[, , i]`, a block of an array
