@@ -182,12 +182,12 @@
 #'   `.npy` file, or the name of the dataset to write an HDF5 file of (through the
 #'   hdf5r package): a new file holding that one dataset, chunked, written a slab
 #'   of about 2^22 values at a time (each computed when written), under a
-#'   temporary name until complete.
+#'   temporary name until complete; a name with groups (`"g/x"`) creates them.
 #' @return `lazy()`: a lazy value of class `"gufunc_lazy"` with the attributes of
 #'   `x`. `is_lazy()`: `TRUE` or `FALSE`. `materialize()`: the plain values with the
 #'   attributes of `x` but the `"gufunc_lazy"` class; `x` itself when it is not lazy.
-#'   With `file`: the file-backed lazy value `lazy_file(file)` (with `x`'s dimnames or
-#'   names, and the dim of a 1-d array).
+#'   With `file`: the file-backed lazy value `lazy_file(file)` (or `lazy_file(file,
+#'   dataset)`), with `x`'s dimnames or names, and the dim of a 1-d array.
 #' @seealso [lazy_plan()] for how an expression will be evaluated;
 #'   [gufunc_buffer_pool()] for the memory of large results.
 #' @export

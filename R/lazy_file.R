@@ -30,12 +30,15 @@
 #' * **bigstatsr's `FBM`** file-backed matrices of type `"double"` or `"integer"`:
 #'   pass the `FBM` object.
 #' * **HDF5** datasets (give `dataset`; needs the hdf5r package) of 64-bit floats
-#'   or 32-bit integers, little-endian, with hdf5r's dims (R's order). A dataset
-#'   stored contiguously without filters is mapped where it is in the file. A
-#'   chunked or compressed one is first decompressed, a slab of about 2^22 values
+#'   or 32-bit integers, with hdf5r's dims (R's order; a scalar dataset is one
+#'   value). A little-endian dataset stored contiguously without filters is mapped
+#'   where it is in the file. Any other (chunked, compressed, big-endian, or never
+#'   written: its fill values) is first read by hdf5r, a slab of about 2^22 values
 #'   at a time, into a raw file in [tempdir()] (removed with the session), which is
 #'   mapped instead: one pass over the dataset at `lazy_file()`, bounded memory, and
-#'   disk space for the values; such a value is saved as its values.
+#'   disk space for the values; such a value is saved as its values. A group, a
+#'   named datatype, a null dataspace or an external link to another file is
+#'   refused with a `gufunc_file_error` (open the linked file itself).
 #'
 #' A file-backed value is read-only and stays deferred: [lazy_state()] is
 #' `"deferred"`, `x[i]`, `head()`, printing and [lazy_plan()] read only what they
@@ -202,12 +205,15 @@ materialize_to_file <- function(x, file, dataset, call) {
                    class = "gufunc_file_error", call = call)
   }
   file <- file.path(normalizePath(dir, mustWork = TRUE), basename(file))
-  if (!is.null(dataset)) return(write_hdf5(x, file, dataset, call))
-  type <- if (typeof(x) == "double") "double" else "integer"
-  header <- npy_header(type, dim(x), length(x))
-  warnings <- .Call(C_lazy_file_write, x, file, header)
-  if (length(warnings) > 0L) raise_warnings(warnings, call)
-  out <- lazy_file(file)
+  if (!is.null(dataset)) {
+    out <- write_hdf5(x, file, dataset, call)
+  } else {
+    type <- if (typeof(x) == "double") "double" else "integer"
+    header <- npy_header(type, dim(x), length(x))
+    warnings <- .Call(C_lazy_file_write, x, file, header)
+    if (length(warnings) > 0L) raise_warnings(warnings, call)
+    out <- lazy_file(file)
+  }
   # The file keeps the values and the dims (of two or more); the value returned has
   # x's dim of one and its names too.
   if (length(dim(x)) == 1L) dim(out) <- dim(x)

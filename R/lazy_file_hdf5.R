@@ -21,28 +21,48 @@ lazy_hdf5 <- function(path, dataset, call) {
     abort_argument("dataset", sprintf("must name a dataset of '%s': '%s' is not one", path, dataset),
                    class = "gufunc_file_error", call = call)
   }
-  d <- h[[dataset]]
-  stored <- d$get_type()$to_text()
-  type <- c(H5T_IEEE_F64LE = "double", H5T_STD_I32LE = "integer")[stored]
-  if (is.na(type)) {
-    stop(errorCondition(sprintf(paste0("dataset '%s' of '%s' holds %s values, which gufunc does not ",
-                                       "read: it reads 64-bit little-endian floats as double and ",
-                                       "32-bit little-endian integers as integer"),
-                                dataset, path, stored),
-                        class = c("gufunc_file_type_error", "gufunc_file_error", "gufunc_error"),
-                        call = call))
+  refuse <- function(what, class = "gufunc_file_format_error") {
+    stop(errorCondition(sprintf("dataset '%s' of '%s' %s", dataset, path, what),
+                        class = unique(c(class, "gufunc_file_error", "gufunc_error")), call = call))
   }
-  dims <- d$dims
+  # A group, a named datatype or a link to nothing is not a dataset.
+  d <- tryCatch(h[[dataset]], error = function(e) refuse(sprintf("cannot be opened: %s",
+                                                                   conditionMessage(e))))
+  if (!inherits(d, "H5D")) refuse("is not a dataset (a group or a named datatype)")
+  target <- d$get_filename()
+  if (!identical(normalizePath(target, mustWork = FALSE), path)) {
+    refuse(sprintf("is an external link to '%s' in '%s': open that file", d$get_obj_name(), target))
+  }
+  # The type hdf5r reads the values as decides R's; the one the file holds, whether
+  # the values can be mapped (big-endian ones hdf5r converts are unpacked).
+  native <- d$get_type()$to_text()
+  stored <- d$get_type(native = FALSE)$to_text()
+  type <- c(H5T_IEEE_F64LE = "double", H5T_STD_I32LE = "integer")[native]
+  if (is.na(type)) {
+    refuse(sprintf(paste0("holds %s values, which gufunc does not read: it reads 64-bit floats ",
+                          "as double and 32-bit integers as integer"), stored),
+           class = "gufunc_file_type_error")
+  }
+  space <- d$get_space()$get_simple_extent_type()
+  if (identical(as.character(space), "H5S_NULL")) refuse("has no dataspace (a null one)")
+  dims <- if (identical(as.character(space), "H5S_SCALAR")) 1 else d$dims
+  check_dims_fit(dims, path, call, file_format = TRUE)
   plist <- d$get_create_plist()
   contiguous <- as.character(plist$get_layout()) == "H5D_CONTIGUOUS" && plist$get_nfilters() == 0L
   offset <- if (contiguous) tryCatch(as.numeric(d$get_offset()), error = function(e) NA)
-  if (contiguous && !is.na(offset)) {
-    return(raw_layout(path, type, dims, offset, call))
-  }
+  width <- if (type == "double") 8 else 4
+  # Storage never written (its fill values) or not inside the file is not mapped.
+  mapped <- contiguous && identical(stored, native) && !is.na(offset) &&
+    d$get_storage_size() > 0 && offset + prod(dims) * width <= file.size(path)
+  if (mapped) return(raw_layout(path, type, dims, offset, call))
   copy <- tempfile("hdf5-", fileext = ".raw")
+  done <- FALSE
+  on.exit(if (!done) unlink(copy), add = TRUE)
   unpack_hdf5(d, dims, type, copy)
   # The copy is gufunc's own: the value is saved as its values, not as the copy.
-  raw_layout(copy, type, dims, 0, call, by_reference = FALSE)
+  value <- raw_layout(copy, type, dims, 0, call, by_reference = FALSE)
+  done <- TRUE
+  value
 }
 
 # Slabs of an array with dims `dims` along its last dim, of about 2^22 values
@@ -89,6 +109,13 @@ write_hdf5 <- function(x, file, dataset, call) {
   on.exit(if (!closed) h$close_all(), add = TRUE, after = FALSE)
   type <- if (typeof(x) == "double") hdf5r::h5types$H5T_IEEE_F64LE else hdf5r::h5types$H5T_STD_I32LE
   chunk <- pmax(1, pmin(dims, c(dims[-k], slabs$step)))
+  # A dataset in groups ("g/x") gets its groups first (hdf5r looks the name up).
+  groups <- strsplit(dataset, "/", fixed = TRUE)[[1L]]
+  groups <- groups[nzchar(groups)]
+  for (i in seq_len(length(groups) - 1L)) {
+    group <- paste(groups[seq_len(i)], collapse = "/")
+    if (!h$exists(group)) h$create_group(group)
+  }
   d <- h$create_dataset(dataset, dims = dims, dtype = type,
                         chunk_dims = if (prod(dims) > 0) chunk else NULL)
   for (first in slabs$firsts) {
