@@ -6,7 +6,8 @@ test_that("verbose mode says what is materialized and why", {
   x <- lazy(runif(5000))
   expect_message(anyNA(x * 2), "gufunc: materializing double\\[5,000\\] \\(40 kB\\) for anyNA\\(\\)",
                  class = "gufunc_verbose_message")
-  expect_message(besselJ(x - 1, 1), "for besselJ\\(\\)")
+  # (Positive arguments: R warns once per negative one, 5000 warnings in the log.)
+  expect_message(besselJ(x + 1, 1), "for besselJ\\(\\)")
   a <- lazy(array(runif(6000), c(30, 100, 2)))
   expect_message(aperm(a + 1, c(2, 1, 3)),
                  "materializing double\\[30 x 100 x 2\\] \\(48 kB\\) for aperm\\(\\) with a permutation")
