@@ -180,23 +180,19 @@ step_kernel_call <- function(name, args, call) {
   select <- builtin_family(name) == "select"
   fun <- if (select) "ifelse" else if (startsWith(name, "pmax")) "pmax" else "pmin"
   na_rm <- endsWith(name, "_na_rm")
-  if (any(vapply(args, is_lazy, NA))) {
-    return(with_user_call(call, if (select) {
-      ifelse(args[[1L]], args[[2L]], args[[3L]])
-    } else {
-      do.call(fun, c(args, list(na.rm = na_rm)))
-    }))
+  # gufunc's function or base R's (`where`), on the arguments as given.
+  call_fun <- function(where) {
+    f <- get(fun, where)
+    with_user_call(call, if (select) f(args[[1L]], args[[2L]], args[[3L]]) else {
+      do.call(f, c(args, list(na.rm = na_rm)))
+    })
   }
+  if (any(vapply(args, is_lazy, NA))) return(call_fun(environment()))
   value <- if (select) {
     lazy_ifelse(lazy(args[[1L]]), args[[2L]], args[[3L]])
   } else if (max(lengths(args)) >= lazy_min_length()) {
     lazy_extreme(fun, lapply(args, lazy), na_rm, call)
   }
   if (!is.null(value)) return(materialize(value))
-  base_fun <- get(fun, baseenv())
-  with_user_call(call, if (select) {
-    base_fun(args[[1L]], args[[2L]], args[[3L]])
-  } else {
-    do.call(base_fun, c(args, list(na.rm = na_rm)))
-  })
+  call_fun(baseenv())
 }

@@ -102,3 +102,19 @@ expect_no_mismatches <- function(cases, min_compared) {
   expect_identical(cases$mismatches(), character())
   expect_gte(cases$compared(), min_compared)
 }
+
+# The names of base R functions gufunc masks (its exports that base R also has):
+# in the tests, as after library(gufunc), they resolve to gufunc's.
+masked_base_names <- function() {
+  exports <- getNamespaceExports("gufunc")
+  sort(exports[vapply(exports, exists, NA, envir = baseenv(), inherits = FALSE)])
+}
+
+# Closure `fun` with base R's versions of the masked names (an oracle on plain
+# operands); a primitive as it is.
+with_base_masks <- function(fun) {
+  if (is.primitive(fun)) return(fun)
+  environment(fun) <- list2env(mget(masked_base_names(), envir = baseenv()),
+                               parent = environment(fun))
+  fun
+}

@@ -9,9 +9,6 @@
 # inside lists, data frames and attributes), sorted distinct warnings or the error
 # message must be identical; printed output is compared as capture.output() lines.
 
-masked_names <- c("round", "signif", "pmax", "pmin", "ifelse", "rowSums", "colSums",
-                  "rowMeans", "colMeans", "outer", "%o%", "%*%", "crossprod", "tcrossprod")
-
 # Double, integer and logical vectors (alone, or as columns or list elements) lazy.
 lazify <- function(x) {
   plain <- function(v) is.atomic(v) && is.null(oldClass(v)) &&
@@ -50,9 +47,7 @@ frame_cases <- function(source) {
     # Called with a[[1]], a[[2]] (not do.call()): deparse(substitute()) sees the same.
     call_with <- function(f, a) if (length(a) == 1L) f(a[[1]]) else f(a[[1]], a[[2]])
     outcome <- function(f, a) differential_outcome(function() deep(call_with(f, a)))
-    base_fun <- fun
-    environment(base_fun) <- list2env(mget(masked_names, envir = baseenv()),
-                                      parent = environment(fun))
+    base_fun <- with_base_masks(fun)
     with_options(list(gufunc.lazy_min_length = 0), {
       base <- outcome(base_fun, args)
       sets <- c(list(seq_along(args)), if (length(args) > 1L) as.list(seq_along(args)))
