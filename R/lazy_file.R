@@ -3,10 +3,11 @@
 #' `lazy_file()` maps a file of numbers into memory without reading it and returns
 #' a lazy value over it. Expressions, reductions and gufuncs over it are deferred as
 #' for any lazy value, and when they are computed the engine streams the file block
-#' by block: blocks are read with `pread()` (a transposed view such as `t(x)`
-#' through small per-thread caches of the file), and what a gufunc reads through
-#' the mapping is released after use, so memory stays bounded by the blocks, not by
-#' the file. [matmul()] of a long file (`matmul(x, v)`, `matmul(t(x), v)`, or
+#' by block: consecutive elements are read where they are mapped, others with
+#' `pread()` (a transposed view such as `t(x)` through small per-thread caches of
+#' the file), and the mapped pages are released as the evaluation goes (every 32
+#' MB of file read per thread), so memory stays bounded by the blocks, not by the
+#' file. [matmul()] of a long file (`matmul(x, v)`, `matmul(t(x), v)`, or
 #' `matmul(t(x), x)` of a tall one) reads it a block at a time and gives the bits of
 #' the whole product; `%*%` and [crossprod()] read their operands into memory and
 #' call base R (see [base_masks]).
@@ -48,8 +49,10 @@
 #' The file must not change while it is in use: every evaluation first checks its
 #' size, modification time and inode and raises a `gufunc_file_changed_error` when
 #' they differ (call `lazy_file()` again). A file truncated *during* an evaluation
-#' stops it with the same error: the engine reads files with `pread()`, which sees
-#' the end, where reading the mapped memory would end R with a bus error.
+#' stops it with the same error, not a bus error that would end R: while a file is
+#' mapped, gufunc handles bus errors at addresses of its mappings (it maps zeros
+#' over the part cut off, and the evaluation that read them raises the error), and
+#' passes every other bus error on to R's own handler.
 #'
 #' **Saving**: [saveRDS()] / [save()] of a value from `lazy_file()` writes its
 #' path, type and dims, not its data; reading it back maps the file again (it must

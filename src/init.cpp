@@ -1,6 +1,7 @@
 // Package load (R requires a source file at the top of src/): builtin kernels into
 // the "base" table, .Call routines, callables. The rest of the bridge is in src/r/.
 #include "dispatch/table.hpp"
+#include "engine/mapped_guard.hpp"
 #include "kernels/builtins.hpp"
 #include "r/call_registry.hpp"
 #include "r/guard.hpp"
@@ -40,3 +41,6 @@ extern "C" void R_init_gufunc(DllInfo* dll) {
   gufunc::r::register_lazy_altrep(dll);
   gufunc::r::install_kept_memory();
 }
+
+// The bus-error handler of mapped files must not outlive the code it runs.
+extern "C" void R_unload_gufunc(DllInfo*) { gufunc::engine::remove_mapped_guard(); }

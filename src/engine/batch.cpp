@@ -182,11 +182,14 @@ size_t batch_streams(const Batch& b) {
   return inputs + static_cast<size_t>(b.registers) + 1;
 }
 
-size_t batch_block_elements(const Batch& b, size_t requested) {
-  const bool reads_files = std::any_of(b.values.begin(), b.values.end(), [](const Value& v) {
+size_t batch_file_streams(const Batch& b) {
+  return static_cast<size_t>(std::count_if(b.values.begin(), b.values.end(), [](const Value& v) {
     return v.kind == ValueKind::Input && v.node->view.file_fd >= 0;
-  });
-  return block_elements(batch_streams(b), requested, reads_files);
+  }));
+}
+
+size_t batch_block_elements(const Batch& b, size_t requested) {
+  return block_elements(batch_streams(b), requested, batch_file_streams(b) > 0);
 }
 
 }  // namespace engine

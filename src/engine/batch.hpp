@@ -100,6 +100,8 @@ Batch build_batch(const Node& root, const void* out);
 
 // Arrays one block of the batch touches (inputs, registers, the output): sizes blocks.
 size_t batch_streams(const Batch& b);
+// Inputs of the batch that read a file (their pages are released as it goes).
+size_t batch_file_streams(const Batch& b);
 // Elements per block for `b` (block_size.hpp): from its streams, and whether it reads
 // a file; `requested` > 0 overrides.
 size_t batch_block_elements(const Batch& b, size_t requested);

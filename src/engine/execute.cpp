@@ -12,6 +12,7 @@
 #include "engine/contraction_blocks.hpp"
 #include "engine/evaluate.hpp"
 #include "engine/mapped_file.hpp"
+#include "engine/mapped_guard.hpp"
 #include "engine/reduce_kernel.hpp"
 #include "engine/row_blocks.hpp"
 #include "engine/scan_kernel.hpp"
@@ -28,33 +29,39 @@ namespace {
 // of operations still ends it in tens of milliseconds, large enough that a cheap
 // evaluation of this size is one round.
 const size_t kFirstRoundElements = size_t(1) << 17;
-const intptr_t kMappedPieceElements = intptr_t(1) << 22;  // 32 MB of doubles per stream
+// Elements each thread reads from files between two releases of their pages, over
+// all the files it reads (32 MB of doubles): bounds what the mappings keep resident.
+const intptr_t kMappedPieceElements = intptr_t(1) << 22;
 
 // Calls run_round(from, to) for rounds of blocks (each touching `block_touched`
 // elements) covering [0, nblocks), sized by time (dispatch/rounds.hpp) from a first
 // round of at least a block per thread, with the interrupt check and progress report
-// between rounds. While files are mapped, a round runs in pieces of about kMappedPieceElements
-// elements, each followed by release_mapped_pages(): the pages the blocks touched
-// leave the process, so resident memory does not grow with the files.
+// between rounds. While files are mapped, a round runs in pieces in which each
+// thread reads about kMappedPieceElements elements of the `file_streams` files, each
+// followed by release_mapped_pages(): the pages the blocks touched leave the
+// process, so resident memory does not grow with the files.
 template <class RunRound>
-void in_rounds(size_t nblocks, size_t block_touched, int threads, const EvalOptions& options,
-               const WorkerOutcome& outcome, RunRound run_round) {
+void in_rounds(size_t nblocks, size_t block_touched, size_t file_streams, int threads,
+               const EvalOptions& options, const WorkerOutcome& outcome, RunRound run_round) {
   const size_t first =
       std::max<size_t>(1, kFirstRoundElements / block_touched) * static_cast<size_t>(threads);
   const bool mapped = any_mapped_file();
-  const size_t piece =
-      std::max<size_t>(1, static_cast<size_t>(kMappedPieceElements) / block_touched) *
-      static_cast<size_t>(threads);
+  const uint64_t faults = mapped_read_faults();  // a file cut short: moves (mapped_guard.hpp)
+  auto cut = [&] { return mapped && mapped_read_faults() != faults; };
+  const size_t piece = std::max<size_t>(1, static_cast<size_t>(kMappedPieceElements) /
+                                               std::max<size_t>(file_streams, 1) / block_touched) *
+                       static_cast<size_t>(threads);
   run_in_rounds(
       nblocks, first, static_cast<size_t>(threads), options.hooks,
-      [&] { return outcome.failed.load(); },
+      [&] { return outcome.failed.load() || cut(); },
       [&](size_t from, size_t to) {
         if (!mapped) return run_round(from, to);
-        for (size_t a = from; a < to && !outcome.failed.load(); a += piece) {
+        for (size_t a = from; a < to && !outcome.failed.load() && !cut(); a += piece) {
           run_round(a, std::min(to, a + piece));
           release_mapped_pages();
         }
       });
+  if (cut()) file_cut_short();  // what was read past the cut were zeros
 }
 
 // Runs every kernel of `b` over iterations [begin, end): blocks spread over threads
@@ -72,6 +79,7 @@ void run_batch(const Batch& b, const Node& root, intptr_t begin, intptr_t end, c
   // Elements a block touches, for the first round's size: about `elements`, more
   // when one iteration alone is larger.
   const size_t touched = std::max(elements, block * width);
+  const size_t files = batch_file_streams(b);
   const intptr_t n = end - begin;
   std::vector<ScratchBuffer> temps(static_cast<size_t>(b.temps));
   for (auto& t : temps) {
@@ -89,14 +97,14 @@ void run_batch(const Batch& b, const Node& root, intptr_t begin, intptr_t end, c
     if (fold != nullptr && last == b.code.size()) {
       ReduceKernel kernel(b, runner, first, begin, end, nthreads, fold, !one_pass);
       do {
-        in_rounds(nblocks, touched, nthreads, options, *outcome,
+        in_rounds(nblocks, touched, files, nthreads, options, *outcome,
                   [&](size_t from, size_t to) { kernel.run_blocks(threads, from, to, outcome); });
       } while (!one_pass && !outcome->failed && fold->reducer.start_next_pass(&fold->state));
       continue;
     }
     if (scan != nullptr && last == b.code.size()) {
       ScanKernel kernel(b, runner, first, begin, end, nthreads, scan);
-      in_rounds(nblocks, touched, nthreads, options, *outcome,
+      in_rounds(nblocks, touched, files, nthreads, options, *outcome,
                 [&](size_t from, size_t to) { kernel.run_blocks(threads, from, to, outcome); });
       continue;
     }
@@ -107,7 +115,7 @@ void run_batch(const Batch& b, const Node& root, intptr_t begin, intptr_t end, c
         if (run_block(runner, first, last, pos, len, outcome) == nullptr) break;
       }
     };
-    in_rounds(nblocks, touched, nthreads, options, *outcome, [&](size_t from, size_t to) {
+    in_rounds(nblocks, touched, files, nthreads, options, *outcome, [&](size_t from, size_t to) {
       if (nthreads <= 1 || to - from == 1 || threads == nullptr) {
         body(from, to);
       } else {

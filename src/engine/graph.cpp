@@ -64,7 +64,8 @@ Node::~Node() {
 
 bool View::in_place(intptr_t pos, intptr_t count, bool* repeated) const {
   *repeated = false;
-  if (copied_only() || file_fd >= 0) return false;
+  if (copied_only()) return false;
+  if (file_fd >= 0) return file_in_place && !is_block() && each == 1;
   if (each > 1) {
     *repeated = pos / each == (pos + count - 1) / each;
     return *repeated;

@@ -65,12 +65,13 @@ struct View {
   intptr_t row_roll = 0, column_roll = 0;
   intptr_t plane_columns = 0, plane_step = 0;
   // A view of a mapped file (mapped_file.hpp): its descriptor, and where the file's
-  // first byte is mapped. Its elements are read with pread() into block scratch
-  // (file_reads.hpp), never in place, so they cost no page faults and no resident
-  // memory; only a gufunc's operand read whole and a margin sum's consecutive
-  // input read the mapping, front to back (the evaluation drops its pages as it goes).
+  // first byte is mapped. With `file_in_place` (a guarded mapping, aligned
+  // elements) consecutive elements are read in place, like memory; others are read
+  // with pread() into block scratch (file_reads.hpp), so scattered reads cost no
+  // page faults and no resident memory. The evaluation drops mapped pages as it goes.
   int file_fd = -1;
   const char* file_start = nullptr;
+  bool file_in_place = false;
   // Logical values stored one byte each (NumPy's bool and uint8, of a file): read
   // as 0 / 1 through read_view() only, never in place.
   bool bytes = false;

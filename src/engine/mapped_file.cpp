@@ -13,6 +13,7 @@
 #include "abi/error.hpp"
 #include "engine/file_caches.hpp"
 #include "engine/graph.hpp"
+#include "engine/mapped_guard.hpp"
 
 #ifndef _WIN32
 #include <fcntl.h>
@@ -151,7 +152,12 @@ std::shared_ptr<MappedFile> MappedFile::open(const std::string& path, intptr_t o
   f->offset_ = offset;
   f->bytes_ = bytes;
   f->mapped_ = static_cast<intptr_t>(f->size_);
-  if (f->mapped_ > 0) f->base_ = map_fd(f->fd_, f->size_, path);
+  if (f->mapped_ > 0) {
+    f->base_ = map_fd(f->fd_, f->size_, path);
+    if (install_mapped_guard()) {
+      f->guard_slot_ = guard_mapping(f->base_, static_cast<size_t>(f->mapped_));
+    }
+  }
   // Threads pread() neighbouring blocks: ask for the long read-ahead of a stream.
   posix_fadvise(f->fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
   std::lock_guard<std::mutex> lock(registry_mutex);
@@ -168,6 +174,7 @@ MappedFile::~MappedFile() {
   }
   epoch.fetch_add(1, std::memory_order_acq_rel);
   if (!any_mapped_file()) release_file_caches();  // no file left to read
+  unguard_mapping(guard_slot_);
   if (base_ != nullptr) munmap(base_, static_cast<size_t>(mapped_));
   if (fd_ >= 0) ::close(fd_);
 }

@@ -1,8 +1,8 @@
 // Files as bases of input views (cphVB's "a base may be a file"): a file is mapped
 // into the address space read-only, and input views point into it like into any
-// other memory, so every part of the engine can read it. Views are read with
-// read_file() (pread) into block scratch (file_reads.hpp); only a gufunc's operand
-// and a margin sum's contiguous input are read through the mapping, front to back.
+// other memory, so every part of the engine can read it. Consecutive elements are
+// read through the mapping where a cut file is caught (mapped_guard.hpp); other
+// views, with read_file() (pread) into block scratch (file_reads.hpp).
 //
 // Resident memory stays bounded by what the current blocks touch: the evaluation
 // calls release_mapped_pages() between pieces of rounds of blocks, which drops
@@ -42,6 +42,9 @@ class MappedFile {
   void check_unchanged() const;
   // Drops the pages the process has mapped (they stay in the page cache).
   void release_pages() const;
+  // Whether kernels may read its mapping directly: a read past a cut end is caught
+  // (mapped_guard.hpp).
+  bool guarded() const { return guard_slot_ >= 0; }
 
  private:
   MappedFile() = default;
@@ -49,6 +52,7 @@ class MappedFile {
   char* base_ = nullptr;  // the mapping, from the file's first byte
   intptr_t mapped_ = 0, offset_ = 0, bytes_ = 0;
   int fd_ = -1;
+  int guard_slot_ = -1;
   int64_t size_ = 0, mtime_ns_ = 0, inode_ = 0;  // the file as mapped
 };
 

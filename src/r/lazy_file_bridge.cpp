@@ -68,6 +68,9 @@ SEXP open_file_value(const std::string& path, const std::string& type, double of
   view.file_fd = file->descriptor();
   view.file_start = file->start();
   view.bytes = type == "bytes";
+  // Elements at odd offsets (a raw file's) are read with pread(), never in place.
+  view.file_in_place = file->guarded() && !view.bytes &&
+                       static_cast<intptr_t>(offset) % static_cast<intptr_t>(width) == 0;
   SEXP x = PROTECT(new_lazy_vector(engine::make_input(view), leaves, attributes));
   if (by_reference) {
     state_of(x).file = file;

@@ -388,6 +388,49 @@ test_that("a matrix file cut short during rowSums(), colSums() or a map is an er
   }
 })
 
+test_that("a bus error that is not a mapped file's still reaches R's own handler", {
+  # gufunc's handler (mapped_guard.hpp) catches only faults in the files it maps.
+  skip_on_cran()
+  skip_on_os(c("windows", "solaris"))
+  f <- tempfile(fileext = ".npy")
+  script <- tempfile(fileext = ".R")
+  on.exit(unlink(c(f, script)))
+  writeLines(c(
+    "suppressMessages(library(gufunc))",
+    sprintf("x <- materialize(lazy(runif(1e5)), file = '%s')", f),
+    "invisible(sum(sqrt(x)))",
+    "cat('mapped\\n')",
+    "tools::pskill(Sys.getpid(), 7L)",  # SIGBUS (10 on macOS, below)
+    "cat('survived\\n')"
+  ), script)
+  if (Sys.info()[["sysname"]] == "Darwin") {
+    writeLines(sub("7L", "10L", readLines(script), fixed = TRUE), script)
+  }
+  withr::local_envvar(R_LIBS = session_libs(), R_TESTS = "")
+  out <- suppressWarnings(system2(rscript(), c("--vanilla", script), stdout = TRUE, stderr = TRUE))
+  expect_true("mapped" %in% out)
+  expect_true(any(grepl("caught bus error", out, fixed = TRUE)))
+  expect_false("survived" %in% out)
+})
+
+test_that("consecutive reads of a file cut short by another process are an error", {
+  # Read through the mapping: a read past the new end is caught, not a bus error.
+  skip_on_os("windows")
+  skip_if(!nzchar(Sys.which("truncate")), "no truncate command")
+  f <- tempfile(fileext = ".npy")
+  on.exit(unlink(f))
+  for (threads in 1:2) {
+    x <- materialize(lazy(as.double(1:2e6)), file = f)
+    withr::local_options(gufunc.threads = threads, gufunc.progress_after = 0,
+                         gufunc.progress = function(done, total) {
+                           system2("truncate", c("-s", "4096", shQuote(f)))
+                         })
+    expect_error(sum(x * 2), "cut short", class = "gufunc_file_changed_error")
+    expect_error(materialize(x + 1), class = "gufunc_file_changed_error")
+    withr::local_options(gufunc.progress = FALSE)
+  }
+})
+
 test_that("falling back to base R reads the file into memory once, and says so", {
   f <- tempfile(fileext = ".npy")
   on.exit(unlink(f))
