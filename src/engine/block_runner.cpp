@@ -7,6 +7,7 @@
 #include "abi/error.hpp"
 #include "dispatch/apply.hpp"
 #include "dispatch/stop_check.hpp"
+#include "engine/mapped_file.hpp"
 #include "kernels/r_summary.hpp"
 
 namespace gufunc {
@@ -115,6 +116,7 @@ char* BlockRunner::pointer(int v, intptr_t pos, intptr_t count, char* scratch, i
       }
       bool repeated = false;
       if (view.in_place(pos, count, &repeated)) {
+        if (view.file_fd >= 0) note_mapped_read(static_cast<size_t>(count * es));
         if (repeated) *step = 0;
         return const_cast<char*>(view_element(view, pos, static_cast<size_t>(es)));
       }

@@ -34,6 +34,7 @@ std::set<const MappedFile*>& registry() {
 }
 std::atomic<int> mapped_count{0};
 std::atomic<uint64_t> epoch{1};
+std::atomic<uint64_t> bytes_read{0};
 
 [[noreturn]] void file_error(const std::string& path, const std::string& what) {
   throw Error("gufunc_file_error", "file '" + path + "': " + what);
@@ -44,6 +45,9 @@ std::string system_message() { return std::strerror(errno); }
 }  // namespace
 
 uint64_t mapping_epoch() { return epoch.load(std::memory_order_acquire); }
+
+void note_mapped_read(size_t bytes) { bytes_read.fetch_add(bytes, std::memory_order_relaxed); }
+uint64_t mapped_bytes_read() { return bytes_read.load(std::memory_order_relaxed); }
 
 void file_cut_short() {
   throw Error("gufunc_file_changed_error",

@@ -62,6 +62,11 @@ class MappedFile {
 void read_file(int fd, intptr_t offset, size_t bytes, char* out);
 // Throws the gufunc_file_changed_error of a read cut short.
 [[noreturn]] void file_cut_short();
+// Bytes of files element-wise kernels have read in place, through the mapping (any
+// thread). With the bytes read with pread() (the process's read count, /proc's
+// rchar) they tell benchmarks what an evaluation read.
+void note_mapped_read(size_t bytes);
+uint64_t mapped_bytes_read();
 // As read_file(), but a read that meets the end of the file stops there: returns the
 // bytes read.
 size_t read_file_upto(int fd, intptr_t offset, size_t bytes, char* out);

@@ -9,6 +9,7 @@
 #include "dispatch/table.hpp"
 #include "engine/blockability.hpp"
 #include "engine/gufunc_step.hpp"
+#include "engine/mapped_file.hpp"
 #include "engine/ordered_sum.hpp"
 #include "r/call_registry.hpp"
 #include "r/guard.hpp"
@@ -102,13 +103,15 @@ SEXP kernels_of(SEXP batch) {
 }
 
 // c(gufunc loop iterations run, largest full-length engine buffer in bytes) since the
-// last reset; `reset` TRUE sets both to 0 afterwards.
+// last reset; `reset` TRUE sets both to 0 afterwards. Then the bytes of files read in
+// place since the package was loaded (engine::mapped_bytes_read(); never reset).
 SEXP engine_counters_of(SEXP reset) {
   return guarded([&]() -> SEXP {
     engine::EngineCounters& c = engine::engine_counters();
-    SEXP out = alloc_vector(REALSXP, 2);
+    SEXP out = alloc_vector(REALSXP, 3);
     REAL(out)[0] = static_cast<double>(c.gufunc_iterations.load());
     REAL(out)[1] = static_cast<double>(c.largest_buffer.load());
+    REAL(out)[2] = static_cast<double>(engine::mapped_bytes_read());
     if (Rf_asLogical(reset) == TRUE) {
       c.gufunc_iterations = 0;
       c.largest_buffer = 0;
