@@ -22,9 +22,16 @@ base_tcrossprod <- function(x, y = NULL) base::tcrossprod(x, y)
 #' @rdname base_masks
 #' @export
 `%*%` <- function(x, y) {
+  if (nargs() < 2L) {  # base R's count of the arguments given
+    return(with_user_call(sys.call(), if (nargs() == 0L) base_matprod() else if (missing(y)) {
+      base_matprod(x)
+    } else {
+      base_matprod(y)
+    }))
+  }
   path <- .Call(C_matprod_path, x, y, 0L)
   if (path == 1L) return(base_matprod(x, y))
-  if (path == 0L) return(lazy_matrix_product(base_matprod, x, y, sys.call()))
+  if (path == 0L) return(lazy_matrix_product(base_matprod, x, y, sys.call(), binary = TRUE))
   with_user_call(sys.call(), base_matprod(x, y))
 }
 
@@ -47,11 +54,12 @@ tcrossprod <- function(x, y = NULL) {
 }
 
 # product(x, y) (a base R function above) of the values of x and y, computed once;
-# a NULL y stays NULL (crossprod(x) is symmetric: base R uses dsyrk for it).
-lazy_matrix_product <- function(product, x, y, call) {
+# unless `binary` (%*%, for which NULL is an operand), a NULL y stays absent
+# (crossprod(x) is symmetric: base R uses dsyrk for it).
+lazy_matrix_product <- function(product, x, y, call, binary = FALSE) {
   what <- deparse1(call[[1L]])
   xv <- operand_values(x, what)
-  out <- if (is.null(y)) {
+  out <- if (is.null(y) && !binary) {
     with_user_call(call, product(xv))
   } else {
     with_user_call(call, product(xv, operand_values(y, what)))

@@ -16,6 +16,7 @@ rounded <- function(fun, call, x, digits, digits_missing, ...) {
 #' @param digits As for base R's `round()` and `signif()`.
 #' @export
 round <- function(x, digits = 0, ...) {
+  if (nargs() == 0L) return(with_user_call(sys.call(), base_round()))  # base R's error
   # Numbers base R takes without dispatch or complaint (written out: a helper's
   # call would double the cost).
   if (...length() == 0L && !is.object(x) && !is.object(digits) &&
@@ -29,6 +30,7 @@ round <- function(x, digits = 0, ...) {
 #' @rdname base_masks
 #' @export
 signif <- function(x, digits = 6, ...) {
+  if (nargs() == 0L) return(with_user_call(sys.call(), base_signif()))  # base R's error
   # Numbers base R takes without dispatch or complaint (written out: a helper's
   # call would double the cost).
   if (...length() == 0L && !is.object(x) && !is.object(digits) &&

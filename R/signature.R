@@ -12,6 +12,10 @@
 #'   or a frozen size, a positive integer such as `3`.
 #' * A dimension followed by `?` is flexible (it may be missing from an
 #'   argument); a dimension flexible in one place must be flexible everywhere.
+#'   As in NumPy, an argument with fewer dimensions than its core drops its
+#'   flexible dimensions, first to last, until it has enough, and a dimension
+#'   dropped is dropped from every argument (another argument's dimension in its
+#'   place is then a loop dimension).
 #' * `()` is a scalar core. Spaces and tabs may stand between any two tokens.
 #'
 #' A type may stand before an argument's `(`:

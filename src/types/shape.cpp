@@ -31,12 +31,6 @@ std::string inputs_text(const std::vector<std::vector<intptr_t>>& in_dims) {
   return s;
 }
 
-int flexible_count(const Signature& sig, int arg) {
-  int n = 0;
-  for (int d : sig.args[arg].dims) n += sig.dims[d].flexible ? 1 : 0;
-  return n;
-}
-
 }  // namespace
 
 ResolvedShape resolve_shape(const Signature& sig,
@@ -45,30 +39,29 @@ ResolvedShape resolve_shape(const Signature& sig,
   ResolvedShape r;
   r.dim_sizes.assign(ndims, -1);
   r.dim_missing.assign(ndims, false);
-  std::vector<int> seen_in(ndims, 0), missing_in(ndims, 0);
-
-  // Which flexible dims are missing: an input with fewer dims than its core
-  // drops all of its flexible dims (NumPy's rule).
+  // Which flexible dims are missing (NumPy's rule): an input with fewer dims than
+  // its core drops its flexible dims, first to last, until it has enough; a dim
+  // dropped is dropped from every argument (an argument that had it then reads that
+  // dim as a loop dim).
+  std::vector<int> core_count(sig.nin);
+  for (int a = 0; a < sig.nin; ++a) core_count[a] = static_cast<int>(sig.args[a].dims.size());
   for (int a = 0; a < sig.nin; ++a) {
-    const auto& spec = sig.args[a].dims;
-    const int have = static_cast<int>(in_dims[a].size()), need = static_cast<int>(spec.size());
-    bool drop = have < need;
-    if (drop && have != need - flexible_count(sig, a)) {
+    const int have = static_cast<int>(in_dims[a].size());
+    for (int d : sig.args[a].dims) {
+      if (have >= core_count[a]) break;
+      if (!sig.dims[d].flexible || r.dim_missing[d]) continue;
+      r.dim_missing[d] = true;
+      r.dim_sizes[d] = 1;
+      for (int b = 0; b < sig.nin; ++b) {
+        core_count[b] -=
+            static_cast<int>(std::count(sig.args[b].dims.begin(), sig.args[b].dims.end(), d));
+      }
+    }
+    if (have < core_count[a]) {
       shape_error("argument " + std::to_string(a + 1) + " has " + std::to_string(have) +
-                  " dimension(s) but its core \"" + sig.text + "\" needs " + std::to_string(need));
+                  " dimension(s) but its core \"" + sig.text + "\" needs " +
+                  std::to_string(core_count[a]));
     }
-    for (int d : spec) {
-      seen_in[d]++;
-      if (drop && sig.dims[d].flexible) missing_in[d]++;
-    }
-  }
-  for (int d = 0; d < ndims; ++d) {
-    if (missing_in[d] > 0 && missing_in[d] != seen_in[d]) {
-      shape_error("flexible dimension " + sig.dims[d].name +
-                  " is missing from some arguments and present in others");
-    }
-    r.dim_missing[d] = missing_in[d] > 0;
-    if (r.dim_missing[d]) r.dim_sizes[d] = 1;
   }
 
   // Core dim sizes must agree across inputs and with frozen sizes.

@@ -3,9 +3,10 @@
 # non-empty set of its vector operands wrapped in lazy(); value (bit for bit,
 # attributes included), distinct warning messages and error message must agree.
 
-# Value, sorted distinct warnings, or the error message, of `thunk()`. A lazy
-# result is materialized inside, so its warnings count.
-differential_outcome <- function(thunk) {
+# Value, sorted distinct warnings (all of them, as often as given, with
+# `every_warning`), or the error message, of `thunk()`. A lazy result is
+# materialized inside, so its warnings count.
+differential_outcome <- function(thunk, every_warning = FALSE) {
   warnings <- character()
   value <- tryCatch(
     withCallingHandlers(
@@ -14,12 +15,13 @@ differential_outcome <- function(thunk) {
         if (inherits(v, "gufunc_lazy")) materialize(v) else v
       },
       warning = function(w) {
-        warnings <<- union(warnings, conditionMessage(w))
+        warnings <<- c(warnings, conditionMessage(w))
         invokeRestart("muffleWarning")
       }
     ),
     error = function(e) structure(conditionMessage(e), class = "differential_error")
   )
+  if (!every_warning) warnings <- unique(warnings)
   list(value = value, warnings = sort(warnings))
 }
 
@@ -117,4 +119,16 @@ with_base_masks <- function(fun) {
   environment(fun) <- list2env(mget(masked_base_names(), envir = baseenv()),
                                parent = environment(fun))
   fun
+}
+
+# "<label> [<source>]: mask on plain operands" when gufunc's mask of a base R
+# function, called on plain operands with every lazy operation deferred, differs
+# from base R's function (value, warnings, error); else NULL.
+mask_mismatch <- function(label, source, base_fun, gufunc_fun, args) {
+  mask <- with_options(list(gufunc.lazy_min_length = 0),
+                       differential_outcome(function() do.call(gufunc_fun, args)))
+  base <- differential_outcome(function() do.call(base_fun, args))
+  if (!identical(mask, base, num.eq = FALSE, single.NA = FALSE)) {
+    sprintf("%s [%s]: mask on plain operands", label, source)
+  }
 }

@@ -20,12 +20,7 @@ numpy_cases <- function(source) {
   plain_failures <- character()
   cases$add_masked <- function(label, base_fun, gufunc_fun, args, name = NULL) {
     cases$add(label, masked(base_fun, gufunc_fun), args, name)
-    mask <- with_options(list(gufunc.lazy_min_length = 0),
-                         differential_outcome(function() do.call(gufunc_fun, args)))
-    base <- differential_outcome(function() do.call(base_fun, args))
-    if (!identical(mask, base, num.eq = FALSE, single.NA = FALSE)) {
-      plain_failures <<- c(plain_failures, sprintf("%s [%s]: mask on plain values", label, source))
-    }
+    plain_failures <<- c(plain_failures, mask_mismatch(label, source, base_fun, gufunc_fun, args))
   }
   mismatches <- cases$mismatches
   cases$mismatches <- function() c(mismatches(), plain_failures)
