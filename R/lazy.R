@@ -101,7 +101,9 @@
 #' elements it picks; a deferred value computed by two evaluations (into a version
 #' of it after a subassignment, then itself) warns in each; and one warning that
 #' several operations of an evaluation give (`sqrt(x) + log(y)`, both `NaNs
-#' produced`) is raised once. Ctrl-C stops a long evaluation within a fraction of a
+#' produced`) is raised once. So is `probable complete loss of accuracy in modulus`
+#' of `%%` and `^` (a quotient beyond 2^53), which base R gives once for each
+#' element. Ctrl-C stops a long evaluation within a fraction of a
 #' second and is R's own interrupt, delivered once the engine has stopped: `tryCatch(interrupt = )`
 #' sees it, `try()` and `tryCatch(error = )` do not catch it, and the lazy value
 #' stays usable (nothing of the stopped evaluation is kept). When an evaluation fails, the

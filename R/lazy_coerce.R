@@ -17,19 +17,29 @@ as.vector.gufunc_lazy <- function(x, mode = "any") {
 #' @export
 as.double.gufunc_lazy <- function(x, ...) {
   v <- if (!s4_method_frame(sys.parent())) lazy_as(x, "double")
-  if (is.null(v)) as.double(fallback_values(x, "as.double"), ...) else v
+  if (is.null(v)) converted(as.double, x, "as.double", ...) else v
 }
 
 #' @export
 as.integer.gufunc_lazy <- function(x, ...) {
   v <- if (!s4_method_frame(sys.parent())) lazy_as(x, "integer")
-  if (is.null(v)) as.integer(fallback_values(x, "as.integer"), ...) else v
+  if (is.null(v)) converted(as.integer, x, "as.integer", ...) else v
 }
 
 #' @export
 as.logical.gufunc_lazy <- function(x, ...) {
   v <- if (!s4_method_frame(sys.parent())) lazy_as(x, "logical")
-  if (is.null(v)) as.logical(fallback_values(x, "as.logical"), ...) else v
+  if (is.null(v)) converted(as.logical, x, "as.logical", ...) else v
+}
+
+# base R's `convert` (a primitive) of x's values. Its warnings and errors name the
+# call of the function running when the method was called (none at top level), as
+# the primitive's own do: two frames before the method's (the primitive's dispatch
+# has a frame of its own).
+converted <- function(convert, x, what, ...) {
+  before <- sys.parent() - 2L
+  caller <- if (before > 0L) sys.call(before)
+  with_user_call(caller, convert(fallback_values(x, what), ...))
 }
 
 # Whether frame number `frame` (the caller of a conversion) runs an S4 method. S4

@@ -132,3 +132,75 @@ mask_mismatch <- function(label, source, base_fun, gufunc_fun, args) {
     sprintf("%s [%s]: mask on plain operands", label, source)
   }
 }
+
+# A collector of element-wise cases. add(label, fun, args) runs `fun` on args
+# plain and with each non-empty set of them lazy, with option
+# gufunc.lazy_min_length = `min_length` (0: every lazy operation is deferred, so
+# the kernels run), against base R: a function name is base R's function of that
+# name against the one the name finds here (gufunc's mask, or base R's own); a
+# closure runs against itself with base R's versions of the names gufunc masks.
+# Value, error and each warning as often as given must agree (the distinct
+# warnings with `distinct`). each() adds the whole vectors, then each element
+# alone, so that every warning is attributed to the value that raises it. Each
+# element of the longest operand counts as one compared case.
+elementwise_cases <- function(source) {
+  failures <- character()
+  compared <- 0
+  add <- function(label, fun, args, distinct = FALSE, min_length = 0) {
+    if (is.character(fun)) {
+      oracle <- get(fun, envir = baseenv(), mode = "function")
+      fun <- get(fun, mode = "function")
+    } else {
+      oracle <- with_base_masks(fun)
+    }
+    base <- differential_outcome(function() do.call(oracle, args), every_warning = !distinct)
+    variants <- c(list(args), lazy_variants(args))
+    labels <- vapply(variants, function(v) {
+      lz <- which(vapply(v, function(a) inherits(a, "gufunc_lazy"), NA))
+      if (length(lz)) paste0("lazy(", paste(lz, collapse = "+"), ")") else "plain"
+    }, "")
+    bad <- character()
+    with_options(list(gufunc.lazy_min_length = min_length), {
+      for (i in seq_along(variants)) {
+        out <- differential_outcome(function() do.call(fun, variants[[i]]), every_warning = !distinct)
+        if (!identical(out, base, num.eq = FALSE, single.NA = FALSE)) bad <- c(bad, labels[i])
+      }
+    })
+    compared <<- compared + max(lengths(args), 1L)
+    if (length(bad)) {
+      failures <<- c(failures, sprintf("%s [%s]: %s", label, source, paste(bad, collapse = ", ")))
+    }
+    invisible(bad)
+  }
+  each <- function(label, fun, args, ...) {
+    add(label, fun, args, ...)
+    n <- max(lengths(args))
+    for (i in seq_len(n)) {
+      one <- lapply(args, function(a) if (length(a) == 0L) a else a[(i - 1L) %% length(a) + 1L])
+      add(sprintf("%s, element %d", label, i), fun, one, ...)
+    }
+  }
+  list(add = add, each = each, mismatches = function() failures,
+       compared = function() compared)
+}
+
+# All pairs of two grids, as two vectors of equal length.
+pairs_of <- function(a, b) list(rep(a, each = length(b)), rep(b, times = length(a)))
+
+# Every lazy value inside lists, data frames and attributes materialized; the
+# structure (row names, names, classes, dims) kept.
+materialize_inside <- function(v) {
+  if (inherits(v, "gufunc_lazy")) v <- materialize(v)
+  if (is.list(v) && length(v)) v[] <- lapply(v, materialize_inside)
+  for (a in setdiff(names(attributes(v)), c("names", "dim", "class"))) {
+    if (inherits(attr(v, a), "gufunc_lazy")) attr(v, a) <- materialize_inside(attr(v, a))
+  }
+  v
+}
+
+# An outcome of differential_outcome() in a line of at most `width` characters.
+describe_outcome <- function(o, width = 160) {
+  s <- if (inherits(o$value, "differential_error")) paste("error:", o$value) else
+    paste0("value", if (length(o$warnings)) paste(", warnings:", toString(o$warnings)))
+  substr(gsub("\\s+", " ", s), 1, width)
+}

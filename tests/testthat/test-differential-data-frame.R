@@ -20,23 +20,6 @@ lazify <- function(x) {
   if (plain(x)) lazy(x) else x
 }
 
-# Every lazy value inside lists, data frames and attributes materialized; the
-# structure (row names, names, classes, dims) kept.
-deep <- function(v) {
-  if (inherits(v, "gufunc_lazy")) v <- materialize(v)
-  if (is.list(v) && length(v)) v[] <- lapply(v, deep)
-  for (a in setdiff(names(attributes(v)), c("names", "dim", "class"))) {
-    if (inherits(attr(v, a), "gufunc_lazy")) attr(v, a) <- deep(attr(v, a))
-  }
-  v
-}
-
-describe <- function(o) {
-  s <- if (inherits(o$value, "differential_error")) paste("error:", o$value) else
-    paste0("value", if (length(o$warnings)) paste(", warnings:", toString(o$warnings)))
-  substr(gsub("\\s+", " ", s), 1, 160)
-}
-
 # add(label, fun, ...): one case on one or two inputs (data frames, lists, vectors);
 # each(funs, d, suffix): a case for each function of a named list, on `d`.
 frame_cases <- function(source) {
@@ -46,7 +29,7 @@ frame_cases <- function(source) {
     args <- list(...)
     # Called with a[[1]], a[[2]] (not do.call()): deparse(substitute()) sees the same.
     call_with <- function(f, a) if (length(a) == 1L) f(a[[1]]) else f(a[[1]], a[[2]])
-    outcome <- function(f, a) differential_outcome(function() deep(call_with(f, a)))
+    outcome <- function(f, a) differential_outcome(function() materialize_inside(call_with(f, a)))
     base_fun <- with_base_masks(fun)
     with_options(list(gufunc.lazy_min_length = 0), {
       base <- outcome(base_fun, args)
@@ -61,7 +44,7 @@ frame_cases <- function(source) {
         compared <<- compared + 1
         if (!identical(got, base, num.eq = FALSE, single.NA = FALSE)) {
           failures <<- c(failures, sprintf("%s [%s] %s: base %s | got %s", label, source, r,
-                                           describe(base), describe(got)))
+                                           describe_outcome(base), describe_outcome(got)))
         }
       }
     })

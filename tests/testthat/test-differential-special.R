@@ -19,57 +19,6 @@
 #   test_ticket_854, test_ticket_503, test_iv_series, test_negv_ive, test_i0,
 #   test_i1, TestLog1p).
 
-# A case collector. add(label, fun, args) runs `fun` (a function name: gufunc's
-# version against base R's; a closure: against itself with base R's versions of
-# the names gufunc masks) on args plain and with each non-empty set of them lazy,
-# with option gufunc.lazy_min_length = `min_length` (0: every lazy operation is
-# deferred). Each element of the longest operand counts as one compared case.
-special_cases <- function(source) {
-  failures <- character()
-  compared <- 0
-  add <- function(label, fun, args, distinct = FALSE, min_length = 0) {
-    if (is.character(fun)) {
-      oracle <- get(fun, envir = baseenv(), mode = "function")
-      fun <- get(fun, mode = "function")
-    } else {
-      oracle <- with_base_masks(fun)
-    }
-    base <- differential_outcome(function() do.call(oracle, args), every_warning = !distinct)
-    variants <- c(list(args), lazy_variants(args))
-    labels <- vapply(variants, function(v) {
-      lz <- which(vapply(v, function(a) inherits(a, "gufunc_lazy"), NA))
-      if (length(lz)) paste0("lazy(", paste(lz, collapse = "+"), ")") else "plain"
-    }, "")
-    bad <- character()
-    with_options(list(gufunc.lazy_min_length = min_length), {
-      for (i in seq_along(variants)) {
-        out <- differential_outcome(function() do.call(fun, variants[[i]]), every_warning = !distinct)
-        if (!identical(out, base, num.eq = FALSE, single.NA = FALSE)) bad <- c(bad, labels[i])
-      }
-    })
-    compared <<- compared + max(lengths(args), 1L)
-    if (length(bad)) {
-      failures <<- c(failures, sprintf("%s [%s]: %s", label, source, paste(bad, collapse = ", ")))
-    }
-    invisible(bad)
-  }
-  # The whole vectors, then each element alone (so that every warning is
-  # attributed to the value that raises it).
-  each <- function(label, fun, args, ...) {
-    add(label, fun, args, ...)
-    n <- max(lengths(args))
-    for (i in seq_len(n)) {
-      one <- lapply(args, function(a) if (length(a) == 0L) a else a[(i - 1L) %% length(a) + 1L])
-      add(sprintf("%s, element %d", label, i), fun, one, ...)
-    }
-  }
-  list(add = add, each = each, mismatches = function() failures,
-       compared = function() compared)
-}
-
-# All pairs of two grids, as two vectors of equal length.
-pairs_of <- function(a, b) list(rep(a, each = length(b)), rep(b, times = length(a)))
-
 test_that("the functions under test are gufunc's masks or base R's primitives here", {
   for (f in c("besselI", "besselJ", "besselK", "besselY", "beta", "lbeta", "choose",
               "lchoose", "round", "signif", "atan2")) {
@@ -93,7 +42,7 @@ test_that("the functions under test are gufunc's masks or base R's primitives he
 })
 
 test_that("round() and signif(): R 4.0.0's algorithm (reg-tests-1d.R PR#17668, Round.Rd)", {
-  cases <- special_cases("r-svn tests/reg-tests-1d.R PR#17668; r-source Round.Rd, reg-tests-1c.R")
+  cases <- elementwise_cases("r-svn tests/reg-tests-1d.R PR#17668; r-source Round.Rd, reg-tests-1c.R")
   rnd <- function(x, d) round(x, d)
   sig <- function(x, d) signif(x, d)
   # 55.5, 55.55, ... rounded to 0, 1, ... digits: digits vectorised with x.
@@ -145,7 +94,7 @@ test_that("round() and signif(): R 4.0.0's algorithm (reg-tests-1d.R PR#17668, R
 })
 
 test_that("round() and signif(): special digits and x, types, attributes, recycling", {
-  cases <- special_cases("reg-tests-1d.R, Round.Rd: special digits")
+  cases <- elementwise_cases("reg-tests-1d.R, Round.Rd: special digits")
   rnd <- function(x, d) round(x, d)
   sig <- function(x, d) signif(x, d)
   xs <- c(123.456, -0.15, 2.5, 0.285, 1e308, -1e308, 1e-320, 0, -0, NA, NaN, Inf, -Inf,
@@ -209,7 +158,7 @@ test_that("round() and signif(): special digits and x, types, attributes, recycl
 })
 
 test_that("gamma(), lgamma(), digamma(), trigamma() (arith-true.R, reg-tests-1c.R)", {
-  cases <- special_cases("r-source tests/arith-true.R, reg-tests-1c.R")
+  cases <- elementwise_cases("r-source tests/arith-true.R, reg-tests-1c.R")
   set.seed(1)
   r <- rlnorm(5000)
   for (f in c("gamma", "lgamma", "digamma", "trigamma")) {
@@ -239,7 +188,7 @@ test_that("gamma(), lgamma(), digamma(), trigamma() (arith-true.R, reg-tests-1c.
 })
 
 test_that("cospi(), sinpi(), tanpi(), log1p(), expm1() (reg-tests-1c.R, arith-true.R, SciPy TestLog1p)", {
-  cases <- special_cases("r-source tests/reg-tests-1c.R, arith-true.R; scipy test_basic.py TestLog1p")
+  cases <- elementwise_cases("r-source tests/reg-tests-1c.R, arith-true.R; scipy test_basic.py TestLog1p")
   trig <- c(seq(-4, 4, by = 0.25), 2 * (-10:10) - 2^-12, (-10:10) - 2^-12, 2^52 + 0.5, 2^53,
             1e300, -0, 0, 1e-300, NA, NaN, Inf, -Inf, 0.5 + 2^-52, 1 / 3)
   for (f in c("cospi", "sinpi", "tanpi")) {
@@ -261,7 +210,7 @@ test_that("cospi(), sinpi(), tanpi(), log1p(), expm1() (reg-tests-1c.R, arith-tr
 })
 
 test_that("log(x, base) and atan2(y, x) (arith-true.R): bases, signed zeros, NA order, recycling", {
-  cases <- special_cases("r-source tests/arith-true.R")
+  cases <- elementwise_cases("r-source tests/arith-true.R")
   rp <- c(1:2, Inf)
   r <- c(-rev(rp), 0, rp, NA, NaN)
   xs <- c(1000, 1024, 8, 0.001, 1e-300, 5e-324, 0, -0, -1, 1, Inf, r, 1e308)
@@ -304,7 +253,7 @@ test_that("log(x, base) and atan2(y, x) (arith-true.R): bases, signed zeros, NA 
 })
 
 test_that("Bessel functions (SciPy test_basic.py, reg-tests-1c.R): nu, x = 0, Inf, NA, negative x", {
-  cases <- special_cases("scipy special/tests/test_basic.py; r-source tests/reg-tests-1c.R")
+  cases <- elementwise_cases("scipy special/tests/test_basic.py; r-source tests/reg-tests-1c.R")
   bI <- function(x, nu) besselI(x, nu)
   bIe <- function(x, nu) besselI(x, nu, expon.scaled = TRUE)
   bK <- function(x, nu) besselK(x, nu)
@@ -369,7 +318,7 @@ test_that("Bessel functions (SciPy test_basic.py, reg-tests-1c.R): nu, x = 0, In
 })
 
 test_that("beta(), lbeta(), choose(), lchoose() (arith-true.R, reg-tests-1c.R, reg-tests-1d.R)", {
-  cases <- special_cases("r-source tests/arith-true.R, reg-tests-1c.R; r-svn tests/reg-tests-1d.R")
+  cases <- elementwise_cases("r-source tests/arith-true.R, reg-tests-1c.R; r-svn tests/reg-tests-1d.R")
   cases$add("choose(51, 23:28)", "choose", list(51, 23:28))
   cases$add("choose(0:4, 2)", "choose", list(0:4, 2))
   cases$add("choose(-1, 0:5)", "choose", list(-1, 0:5))
@@ -411,7 +360,7 @@ test_that("beta(), lbeta(), choose(), lchoose() (arith-true.R, reg-tests-1c.R, r
 })
 
 test_that("long lazy vectors (> 65536, threads 1 and 2, small blocks) agree with base R", {
-  cases <- special_cases("long vectors from the grids above")
+  cases <- elementwise_cases("long vectors from the grids above")
   n <- 70001L
   set.seed(11)
   halves <- c(0.15, 0.25, 2.5, 0.285, -2.675, 1.005, 55.55, NA, NaN, Inf, -0, 1e-320, 1e308)
@@ -456,7 +405,7 @@ test_that("long lazy vectors (> 65536, threads 1 and 2, small blocks) agree with
 })
 
 test_that("round() and signif() called without arguments give base R's error", {
-  cases <- special_cases("call forms")
+  cases <- elementwise_cases("call forms")
   cases$add("round()", function(x) round(), list(1))
   cases$add("signif()", function(x) signif(), list(1))
   expect_no_mismatches(cases, 2)

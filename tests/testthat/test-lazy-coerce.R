@@ -45,3 +45,22 @@ test_that("integers and logicals converted to double keep NA_real_'s own bits", 
   y[1:2] <- c(NA, 5L)
   expect_identical(bits(materialize(x)[1]), bits(y[1]))
 })
+
+test_that("a conversion's warning names the call base R's would name", {
+  # R's primitive conversions name the function running (none at top level).
+  withr::local_options(gufunc.lazy_min_length = 0)
+  # The call of the warning of code(y), y being x or lazy(x).
+  call_of <- function(x, code) {
+    y <- x
+    tryCatch(eval(code), warning = function(w) conditionCall(w))
+  }
+  f <- function(v) as.integer(v)
+  cases <- list(quote(f(y)), quote(as.integer(y)), quote(sapply(list(y), as.integer)),
+                quote(vapply(list(y), function(v) sum(as.integer(v), na.rm = TRUE), 1L)))
+  for (x in list(c(1e10, 1), c(NaN, 3e9))) {
+    for (code in cases) {
+      expect_identical(call_of(lazy(x), code), call_of(x, code), label = deparse(code))
+    }
+  }
+  expect_identical(call_of(lazy(3e9), quote(f(y))), quote(f(y)))
+})
