@@ -24,7 +24,8 @@ lazy_summary_of_args <- function(op, args, na.rm) {
   if (!summary_operands(args)) return(NULL)
   # range(finite = TRUE) drops NA too, as na.rm = TRUE does.
   parts <- lapply(args, summary_part, op = op, na.rm = na.rm || finite, finite = finite)
-  raise_warnings(unique(unlist(lapply(parts, `[[`, "warnings"))), user_call())
+  # Each deferred argument is an evaluation of its own, as each argument is in base R.
+  raise_warnings(unlist(lapply(parts, `[[`, "warnings")), user_call())
   switch(op,
     sum = combine_sums(args, parts),
     prod = combine_products(parts),
@@ -130,7 +131,8 @@ combine_extremes <- function(op, args, parts) {
     v <- as.double(v)
     if (is_na_real(zcum)) next
     if (is.na(v)) {
-      zcum <- if (is_na_real(v)) v else zcum + v
+      # base R's zcum += tmp gives tmp's NaN (its bits), as v + zcum does here.
+      zcum <- if (is_na_real(v)) v else v + zcum
     } else if (!is.nan(zcum) && (if (is_min) v < zcum else v > zcum)) {
       zcum <- v
     }
