@@ -31,8 +31,8 @@
 #' values give `NaN`; gufunc's (see [base_masks]) give base R's plain result.
 #' `sort.int()` keeps the attributes of a sorted lazy value as of any classed one,
 #' and `all.equal()` of a plain target and a lazy current value that differ reports
-#' the class too. `is.vector()` is `FALSE` for it, so `stack()`, `rle()` and `embed()`
-#' refuse it; `str()` and `dput()` show the class; `strcapture()` looks for a converter
+#' the class too. `is.vector()` is `FALSE` for it, so `stack()`, `rle()`, `embed()` and
+#' `writeBin()` refuse it; `str()` and `dput()` show the class; `strcapture()` looks for a converter
 #' named after it; and before R 4.3 an operator between a data frame and a lazy value
 #' is an error (R's internal operator on a list; see below on classes with their own
 #' methods). Where that matters, give such functions `materialize(x)`.
@@ -111,7 +111,10 @@
 #'
 #' Saved lazy values (`saveRDS()`, `save()`, `serialize()`) are written as their
 #' values, computed then, and read back as lazy values. Reading them needs gufunc
-#' installed (R loads it); for a session without gufunc, save `materialize(x)`.
+#' installed (R loads it); for a session without gufunc, save `materialize(x)`. The
+#' format of R before 3.5 (`version = 2`) has no place for a lazy value: it is
+#' written as plain data with its attributes, class included, and reads back as
+#' such (see the classed objects above); `materialize()` of it gives the plain value.
 #'
 #' `sum()`, `prod()`, `min()`, `max()` and `range()` of several arguments with a lazy
 #' one (`sum(x, y)`, `max(x, 0)`), and `range(x, finite = TRUE)`, reduce each lazy

@@ -22,12 +22,9 @@ base_tcrossprod <- function(x, y = NULL) base::tcrossprod(x, y)
 #' @rdname base_masks
 #' @export
 `%*%` <- function(x, y) {
-  if (nargs() < 2L) {  # base R's count of the arguments given
-    return(with_user_call(sys.call(), if (nargs() == 0L) base_matprod() else if (missing(y)) {
-      base_matprod(x)
-    } else {
-      base_matprod(y)
-    }))
+  if (nargs() < 2L) {  # base R's error, which counts the arguments given
+    given <- if (nargs() == 0L) list() else if (missing(y)) list(x) else list(y)
+    return(with_user_call(sys.call(), do.call(base_matprod, given)))
   }
   path <- .Call(C_matprod_path, x, y, 0L)
   if (path == 1L) return(base_matprod(x, y))

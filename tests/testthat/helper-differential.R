@@ -198,9 +198,75 @@ materialize_inside <- function(v) {
   v
 }
 
-# An outcome of differential_outcome() in a line of at most `width` characters.
-describe_outcome <- function(o, width = 160) {
+# An outcome of differential_outcome() in a line of at most `width` characters
+# (with `show`, the first line of str() of the value).
+describe_outcome <- function(o, width = 160, show = FALSE) {
   s <- if (inherits(o$value, "differential_error")) paste("error:", o$value) else
-    paste0("value", if (length(o$warnings)) paste(", warnings:", toString(o$warnings)))
+    paste(c("value", if (show) utils::capture.output(str(o$value, give.attr = FALSE))[1L],
+            if (length(o$warnings)) paste("warnings:", toString(o$warnings))), collapse = " ")
   substr(gsub("\\s+", " ", s), 1, width)
+}
+
+# A deferred expression with x's values (its NA of doubles quieted, as base R's x * 1).
+same_value <- function(x) {
+  switch(typeof(x), double = x * 1, integer = x + 0L, logical = x & TRUE)
+}
+
+# A view whose values and attributes are x's (a vector or a matrix): the middle of
+# a larger lazy vector (names padded) or the top-left block below a first row of a
+# larger lazy matrix (dimnames padded).
+view_of <- function(x) {
+  d <- dim(x)
+  if (is.null(d)) {
+    n <- length(x)
+    big <- c(x[1L], x, x[n])
+    if (!is.null(names(x))) names(big) <- c("<", names(x), ">")
+    return(lazy(big)[2:(n + 1L)])
+  }
+  stopifnot(length(d) == 2L)
+  big <- matrix(x[1L], d[1L] + 2L, d[2L] + 1L)
+  big[2:(d[1L] + 1L), seq_len(d[2L])] <- x
+  dn <- dimnames(x)
+  if (!is.null(dn)) {
+    dimnames(big) <- list(if (!is.null(dn[[1L]])) c("<", dn[[1L]], ">"),
+                          if (!is.null(dn[[2L]])) c(dn[[2L]], ">"))
+  }
+  lazy(big)[2:(d[1L] + 1L), seq_len(d[2L])]
+}
+
+# A collector of cases on one value, several ways. add(label, fun, x, ...) runs
+# fun on each way of ways_of(x, ...) (a named list of list(plain =, lazy =)): its
+# lazy value against base R's fun (base R's versions of the names gufunc masks) on
+# its plain value; lazy values inside the results are materialized. Every way
+# counts as one compared case; a way whose value is not lazy is a mismatch.
+# each(funs, x, suffix, ...) adds one case per function of a named list.
+ways_cases <- function(source, ways_of) {
+  failures <- character()
+  compared <- 0
+  add <- function(label, fun, x, ..., min_length = 0) {
+    base_fun <- with_base_masks(fun)
+    run <- function(f, v) differential_outcome(function() materialize_inside(f(v)))
+    with_options(list(gufunc.lazy_min_length = min_length), {
+      w <- ways_of(x, ...)
+      for (way in names(w)) {
+        compared <<- compared + 1
+        if (!is_lazy(w[[way]]$lazy)) {
+          failures <<- c(failures, sprintf("%s [%s] %s: the input is not lazy", label, source, way))
+          next
+        }
+        base <- run(base_fun, w[[way]]$plain)
+        got <- run(fun, w[[way]]$lazy)
+        if (!identical(got, base, num.eq = FALSE, single.NA = FALSE)) {
+          failures <<- c(failures, sprintf("%s [%s] %s: base %s | lazy %s", label, source, way,
+                                           describe_outcome(base, 200, TRUE),
+                                           describe_outcome(got, 200, TRUE)))
+        }
+      }
+    })
+    invisible()
+  }
+  each <- function(funs, x, suffix = "", ...) {
+    for (l in names(funs)) add(paste0(l, suffix), funs[[l]], x, ...)
+  }
+  list(add = add, each = each, mismatches = function() failures, compared = function() compared)
 }

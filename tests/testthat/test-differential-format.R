@@ -33,33 +33,6 @@
 # print()'s header line, storage.mode<-), the last tests assert the documented
 # behaviour instead; each says which.
 
-# The deferred expression with x's values.
-same_value <- function(x) {
-  switch(typeof(x), double = x * 1, integer = x + 0L, logical = x | FALSE)
-}
-
-# A view whose values and attributes are x's: the middle of a larger lazy vector
-# (names padded) or the top-left block below a first row of a larger lazy matrix
-# (dimnames padded).
-view_of <- function(x) {
-  d <- dim(x)
-  if (is.null(d)) {
-    n <- length(x)
-    big <- c(x[1L], x, x[n])
-    if (!is.null(names(x))) names(big) <- c("<", names(x), ">")
-    return(lazy(big)[2:(n + 1L)])
-  }
-  stopifnot(length(d) == 2L)
-  big <- matrix(x[1L], d[1L] + 2L, d[2L] + 1L)
-  big[2:(d[1L] + 1L), seq_len(d[2L])] <- x
-  dn <- dimnames(x)
-  if (!is.null(dn)) {
-    dimnames(big) <- list(if (!is.null(dn[[1L]])) c("<", dn[[1L]], ">"),
-                          if (!is.null(dn[[2L]])) c(dn[[2L]], ">"))
-  }
-  lazy(big)[2:(d[1L] + 1L), seq_len(d[2L])]
-}
-
 # The plain value each way stands for, and the lazy value.
 ways <- function(x) {
   list(lazy = list(plain = x, lazy = lazy(x)),
@@ -67,46 +40,9 @@ ways <- function(x) {
        view = list(plain = x, lazy = view_of(x)))
 }
 
-describe_value_outcome <- function(o) {
-  s <- if (inherits(o$value, "differential_error")) paste("error:", o$value) else
-    paste(c("value", utils::capture.output(str(o$value, give.attr = FALSE))[1L],
-            if (length(o$warnings)) paste("warnings:", toString(o$warnings))), collapse = " ")
-  substr(gsub("\\s+", " ", s), 1, 200)
-}
-
-# add(label, fun, x): fun(x) the three ways (fun is called with a symbol `x`, so
-# deparse()-based names -- table(), rbind(), cbind() -- see the same). Every case
-# (one per way) counts as compared. `min_length`: option gufunc.lazy_min_length.
-format_cases <- function(source) {
-  failures <- character()
-  compared <- 0
-  add <- function(label, fun, x, min_length = 0) {
-    base_fun <- with_base_masks(fun)
-    run <- function(f, x) differential_outcome(function() materialize_inside(f(x)))
-    with_options(list(gufunc.lazy_min_length = min_length), {
-      w <- ways(x)
-      for (way in names(w)) {
-        compared <<- compared + 1
-        if (!is_lazy(w[[way]]$lazy)) {
-          failures <<- c(failures, sprintf("%s [%s] %s: the input is not lazy", label, source, way))
-          next
-        }
-        base <- run(base_fun, w[[way]]$plain)
-        got <- run(fun, w[[way]]$lazy)
-        if (!identical(got, base, num.eq = FALSE, single.NA = FALSE)) {
-          failures <<- c(failures, sprintf("%s [%s] %s: base %s | lazy %s", label, source, way,
-                                           describe_value_outcome(base), describe_value_outcome(got)))
-        }
-      }
-    })
-    invisible()
-  }
-  # One case per function of a named list, on x.
-  each <- function(funs, x, suffix = "") {
-    for (l in names(funs)) add(paste0(l, suffix), funs[[l]], x)
-  }
-  list(add = add, each = each, mismatches = function() failures, compared = function() compared)
-}
+# fun(x) the three ways (fun is called with a symbol `x`, so deparse()-based names
+# -- table(), rbind(), cbind() -- see the same); helper-differential.R.
+format_cases <- function(source) ways_cases(source, ways)
 
 # cat()'s output through a text connection.
 cat_to_text <- function(...) {
