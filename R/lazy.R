@@ -26,12 +26,13 @@
 #' objects apart does so with it too. A function that stores an argument as it is
 #' keeps the lazy value: `dim(m) <- lazy(d)` gives `m` a lazy `dim` attribute and
 #' `scale(m, center = lazy(v))` of a plain `m` a lazy `"scaled:center"` (their values are base
-#' R's). Base R's own `pmax()` and `pmin()` (`base::pmax()`, as package code calls
+#' R's); `array(v, lazy(d))` of a double `d` converts it but keeps its attributes,
+#' so its `dim` is plain data that still carries the class. Base R's own `pmax()` and `pmin()` (`base::pmax()`, as package code calls
 #' them) take their branch for classed objects, which gives `NA` where the plain
 #' values give `NaN`; gufunc's (see [base_masks]) give base R's plain result.
 #' `sort.int()` keeps the attributes of a sorted lazy value as of any classed one,
-#' and `all.equal()` of a plain target and a lazy current value that differ reports
-#' the class too. `is.vector()` is `FALSE` for it, so `stack()`, `rle()`, `embed()` and
+#' and `all.equal()` of a plain target and a lazy current value reports the class,
+#' even where the values are equal. `is.vector()` is `FALSE` for it, so `stack()`, `rle()`, `embed()` and
 #' `writeBin()` refuse it; `str()` and `dput()` show the class; `strcapture()` looks for a converter
 #' named after it; and before R 4.3 an operator between a data frame and a lazy value
 #' is an error (R's internal operator on a list; see below on classes with their own
