@@ -40,8 +40,11 @@ void pass_on(int sig, siginfo_t* info, void* context) {
     return;
   }
   if (previous.sa_handler == SIG_DFL || previous.sa_handler == SIG_IGN) {
-    // Returning re-runs the faulting read, which now ends the process as it would have.
+    if (previous.sa_handler == SIG_IGN && info->si_code <= 0) return;  // sent, ignored
     signal(sig, SIG_DFL);
+    // A sent signal is raised again (delivered on return); a fault's read runs
+    // again on return: either now meets the default action, as it would have.
+    if (info->si_code <= 0) raise(sig);
     return;
   }
   previous.sa_handler(sig);
