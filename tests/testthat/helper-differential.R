@@ -39,6 +39,12 @@ lazy_variants <- function(args) {
   })
 }
 
+# "lazy(1+3)": which arguments of an argument list are lazy ("plain": none).
+variant_label <- function(args) {
+  lz <- which(vapply(args, function(a) inherits(a, "gufunc_lazy"), NA))
+  if (length(lz)) paste0("lazy(", paste(lz, collapse = "+"), ")") else "plain"
+}
+
 # Names of the paths (gufunc_call, lazy 1, lazy 2, lazy 1+2, ...) whose outcome
 # of `fun(args)` differs from base R's. `name` is the builtin's name, or NULL
 # when `fun` is not one (only the lazy paths run then).
@@ -56,10 +62,7 @@ differential_mismatches <- function(fun, args, name = NULL, lazy = TRUE) {
   if (is.logical(base$value) && length(base$value) == 1L) lazy <- FALSE
   if (!lazy) return(bad)
   variants <- lazy_variants(args)
-  labels <- vapply(seq_along(variants), function(i) {
-    lazy_args <- vapply(variants[[i]], function(a) inherits(a, "gufunc_lazy"), NA)
-    paste0("lazy(", paste(which(lazy_args), collapse = "+"), ")")
-  }, "")
+  labels <- vapply(variants, variant_label, "")
   for (i in seq_along(variants)) {
     if (!same(differential_outcome(function() do.call(fun, variants[[i]])))) {
       bad <- c(bad, labels[i])
@@ -72,29 +75,43 @@ differential_mismatches <- function(fun, args, name = NULL, lazy = TRUE) {
 # failing ones as "label: paths". Each element of a vector result counts as
 # one compared case.
 differential_cases <- function(source) {
-  failures <- character()
-  compared <- 0
-  add <- function(label, fun, args, name = NULL, lazy = TRUE) {
+  book <- case_log(source)
+  book$add <- function(label, fun, args, name = NULL, lazy = TRUE) {
     bad <- with_options(list(gufunc.lazy_min_length = 0), {
       differential_mismatches(fun, args, name, lazy)
     })
-    compared <<- compared + max(lengths(args), 1L)
+    book$note(label, bad, max(lengths(args), 1L))
+  }
+  book
+}
+
+# The bookkeeping of a case collector: note(label, bad, n, path) records a case
+# (on `path`, if named) of `n` compared elements whose failures are `bad`;
+# mismatches() lists the failing cases as "label [source] path: failures";
+# compared() counts the elements.
+case_log <- function(source) {
+  failures <- character()
+  compared <- 0
+  note <- function(label, bad, n = 1, path = NULL) {
+    compared <<- compared + n
     if (length(bad)) {
-      failures <<- c(failures, sprintf("%s [%s]: %s", label, source, paste(bad, collapse = ", ")))
+      failures <<- c(failures, sprintf("%s [%s]%s: %s", label, source,
+                                       if (is.null(path)) "" else paste0(" ", path),
+                                       paste(bad, collapse = ", ")))
     }
     invisible(bad)
   }
-  list(add = add, mismatches = function() failures, compared = function() compared)
+  list(note = note, mismatches = function() failures, compared = function() compared)
 }
 
 # Each element of the vectors alone (as well as all of them in one call), so
-# every warning is attributed to the value that raises it.
-differential_each <- function(cases, label, fun, args, name = NULL) {
-  cases$add(label, fun, args, name)
+# every warning is attributed to the value that raises it; `...` goes to cases$add().
+differential_each <- function(cases, label, fun, args, ...) {
+  cases$add(label, fun, args, ...)
   n <- max(lengths(args))
   for (i in seq_len(n)) {
     one <- lapply(args, function(a) if (length(a) == 0L) a else a[(i - 1L) %% length(a) + 1L])
-    cases$add(sprintf("%s, element %d", label, i), fun, one, name)
+    cases$add(sprintf("%s, element %d", label, i), fun, one, ...)
   }
 }
 
@@ -144,9 +161,8 @@ mask_mismatch <- function(label, source, base_fun, gufunc_fun, args) {
 # alone, so that every warning is attributed to the value that raises it. Each
 # element of the longest operand counts as one compared case.
 elementwise_cases <- function(source) {
-  failures <- character()
-  compared <- 0
-  add <- function(label, fun, args, distinct = FALSE, min_length = 0) {
+  book <- case_log(source)
+  book$add <- function(label, fun, args, distinct = FALSE, min_length = 0) {
     if (is.character(fun)) {
       oracle <- get(fun, envir = baseenv(), mode = "function")
       fun <- get(fun, mode = "function")
@@ -154,34 +170,17 @@ elementwise_cases <- function(source) {
       oracle <- with_base_masks(fun)
     }
     base <- differential_outcome(function() do.call(oracle, args), every_warning = !distinct)
-    variants <- c(list(args), lazy_variants(args))
-    labels <- vapply(variants, function(v) {
-      lz <- which(vapply(v, function(a) inherits(a, "gufunc_lazy"), NA))
-      if (length(lz)) paste0("lazy(", paste(lz, collapse = "+"), ")") else "plain"
-    }, "")
     bad <- character()
     with_options(list(gufunc.lazy_min_length = min_length), {
-      for (i in seq_along(variants)) {
-        out <- differential_outcome(function() do.call(fun, variants[[i]]), every_warning = !distinct)
-        if (!identical(out, base, num.eq = FALSE, single.NA = FALSE)) bad <- c(bad, labels[i])
+      for (v in c(list(args), lazy_variants(args))) {
+        out <- differential_outcome(function() do.call(fun, v), every_warning = !distinct)
+        if (!identical(out, base, num.eq = FALSE, single.NA = FALSE)) bad <- c(bad, variant_label(v))
       }
     })
-    compared <<- compared + max(lengths(args), 1L)
-    if (length(bad)) {
-      failures <<- c(failures, sprintf("%s [%s]: %s", label, source, paste(bad, collapse = ", ")))
-    }
-    invisible(bad)
+    book$note(label, bad, max(lengths(args), 1L))
   }
-  each <- function(label, fun, args, ...) {
-    add(label, fun, args, ...)
-    n <- max(lengths(args))
-    for (i in seq_len(n)) {
-      one <- lapply(args, function(a) if (length(a) == 0L) a else a[(i - 1L) %% length(a) + 1L])
-      add(sprintf("%s, element %d", label, i), fun, one, ...)
-    }
-  }
-  list(add = add, each = each, mismatches = function() failures,
-       compared = function() compared)
+  book$each <- function(label, fun, args, ...) differential_each(book, label, fun, args, ...)
+  book
 }
 
 # All pairs of two grids, as two vectors of equal length.
@@ -241,32 +240,30 @@ view_of <- function(x) {
 # counts as one compared case; a way whose value is not lazy is a mismatch.
 # each(funs, x, suffix, ...) adds one case per function of a named list.
 ways_cases <- function(source, ways_of) {
-  failures <- character()
-  compared <- 0
-  add <- function(label, fun, x, ..., min_length = 0) {
+  book <- case_log(source)
+  book$add <- function(label, fun, x, ..., min_length = 0) {
     base_fun <- with_base_masks(fun)
     run <- function(f, v) differential_outcome(function() materialize_inside(f(v)))
     with_options(list(gufunc.lazy_min_length = min_length), {
       w <- ways_of(x, ...)
       for (way in names(w)) {
-        compared <<- compared + 1
-        if (!is_lazy(w[[way]]$lazy)) {
-          failures <<- c(failures, sprintf("%s [%s] %s: the input is not lazy", label, source, way))
-          next
+        bad <- if (!is_lazy(w[[way]]$lazy)) {
+          "the input is not lazy"
+        } else {
+          base <- run(base_fun, w[[way]]$plain)
+          got <- run(fun, w[[way]]$lazy)
+          if (!identical(got, base, num.eq = FALSE, single.NA = FALSE)) {
+            sprintf("base %s | lazy %s", describe_outcome(base, 200, TRUE),
+                    describe_outcome(got, 200, TRUE))
+          }
         }
-        base <- run(base_fun, w[[way]]$plain)
-        got <- run(fun, w[[way]]$lazy)
-        if (!identical(got, base, num.eq = FALSE, single.NA = FALSE)) {
-          failures <<- c(failures, sprintf("%s [%s] %s: base %s | lazy %s", label, source, way,
-                                           describe_outcome(base, 200, TRUE),
-                                           describe_outcome(got, 200, TRUE)))
-        }
+        book$note(label, bad, path = way)
       }
     })
     invisible()
   }
-  each <- function(funs, x, suffix = "", ...) {
-    for (l in names(funs)) add(paste0(l, suffix), funs[[l]], x, ...)
+  book$each <- function(funs, x, suffix = "", ...) {
+    for (l in names(funs)) book$add(paste0(l, suffix), funs[[l]], x, ...)
   }
-  list(add = add, each = each, mismatches = function() failures, compared = function() compared)
+  book
 }

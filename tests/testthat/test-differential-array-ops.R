@@ -75,9 +75,8 @@ as_rotated <- function(x) {
 # add(label, fun, args): one case. `args` is the list of arguments of `fun`; its
 # double, integer and logical elements without a class are the operands.
 array_cases <- function(source) {
-  failures <- character()
-  compared <- 0
-  add <- function(label, fun, args, min_length = 0) {
+  book <- case_log(source)
+  book$add <- function(label, fun, args, min_length = 0) {
     ops <- which(vapply(args, is_operand, NA))
     outcome <- function(f, a) differential_outcome(function() deep(do.call(f, a)))
     with_options(list(gufunc.lazy_min_length = min_length), {
@@ -107,16 +106,14 @@ array_cases <- function(source) {
       for (r in names(runs)) {
         got <- outcome(fun, runs[[r]])
         want <- if (is.null(oracle[[r]])) base else oracle[[r]]
-        compared <<- compared + 1
-        if (!identical(got, want, num.eq = FALSE, single.NA = FALSE)) {
-          failures <<- c(failures, sprintf("%s [%s] %s: base %s | got %s", label, source, r,
-                                           describe_outcome(want, 140), describe_outcome(got, 140)))
-        }
+        book$note(label, path = r, if (!identical(got, want, num.eq = FALSE, single.NA = FALSE)) {
+          sprintf("base %s | got %s", describe_outcome(want, 140), describe_outcome(got, 140))
+        })
       }
     })
     invisible()
   }
-  list(add = add, mismatches = function() failures, compared = function() compared)
+  book
 }
 
 test_that("the case collector reports a path that differs from base R's", {

@@ -23,9 +23,8 @@ lazify <- function(x) {
 # add(label, fun, ...): one case on one or two inputs (data frames, lists, vectors);
 # each(funs, d, suffix): a case for each function of a named list, on `d`.
 frame_cases <- function(source) {
-  failures <- character()
-  compared <- 0
-  add <- function(label, fun, ...) {
+  book <- case_log(source)
+  book$add <- function(label, fun, ...) {
     args <- list(...)
     # Called with a[[1]], a[[2]] (not do.call()): deparse(substitute()) sees the same.
     call_with <- function(f, a) if (length(a) == 1L) f(a[[1]]) else f(a[[1]], a[[2]])
@@ -41,17 +40,17 @@ frame_cases <- function(source) {
       names(runs)[-1] <- vapply(sets, function(s) sprintf("lazy(%s)", toString(s)), "")
       for (r in names(runs)) {
         got <- outcome(fun, runs[[r]])
-        compared <<- compared + 1
-        if (!identical(got, base, num.eq = FALSE, single.NA = FALSE)) {
-          failures <<- c(failures, sprintf("%s [%s] %s: base %s | got %s", label, source, r,
-                                           describe_outcome(base), describe_outcome(got)))
-        }
+        book$note(label, path = r, if (!identical(got, base, num.eq = FALSE, single.NA = FALSE)) {
+          sprintf("base %s | got %s", describe_outcome(base), describe_outcome(got))
+        })
       }
     })
     invisible()
   }
-  each <- function(funs, d, suffix = "") for (l in names(funs)) add(paste0(l, suffix), funs[[l]], d)
-  list(add = add, each = each, mismatches = function() failures, compared = function() compared)
+  book$each <- function(funs, d, suffix = "") {
+    for (l in names(funs)) book$add(paste0(l, suffix), funs[[l]], d)
+  }
+  book
 }
 
 printed <- function(f) function(...) capture.output(print(f(...)))

@@ -14,14 +14,13 @@ lazyable <- function(a) typeof(a) %in% c("double", "integer", "logical") && !is.
 # A case collector: add(label, x, f, v) compares f(x, v) of base R with f on the
 # lazy variants of x and v; mismatches() lists the failing ones as "label: paths".
 subset_cases <- function(source) {
-  failures <- character()
-  compared <- 0
+  book <- case_log(source)
   run <- function(x, v, f) {
     out <- differential_outcome(function() f(x, v))
     out$input <- if (inherits(x, "gufunc_lazy")) materialize(x) else x
     out
   }
-  add <- function(label, x, f, v = NULL) {
+  book$add <- function(label, x, f, v = NULL) {
     force(x)
     force(v)
     bad <- with_options(list(gufunc.lazy_min_length = 0), {
@@ -39,13 +38,9 @@ subset_cases <- function(source) {
       }, NA)
       names(variants)[!same]
     })
-    compared <<- compared + 1
-    if (length(bad)) {
-      failures <<- c(failures, sprintf("%s [%s]: %s", label, source, paste(bad, collapse = ", ")))
-    }
-    invisible(bad)
+    book$note(label, bad)
   }
-  list(add = add, mismatches = function() failures, compared = function() compared)
+  book
 }
 
 test_that("R's tests/reg-tests-1a.R: NA subscripts, growing, names<-, dims, attributes", {
