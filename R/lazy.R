@@ -138,7 +138,19 @@
 #' the next write stays deferred. `x[mask] <- v` with a logical `mask` as long as
 #' `x` (lazy or not) and one value `v` is deferred as an element-wise choice, so
 #' `r[is.infinite(r)] <- 0` fuses with what reads `r` (an `NA` in the mask leaves
-#' the element as it is, as in base R). Other subassignments are base R's too
+#' the element as it is, as in base R). Where `x`'s values are already computed
+#' and nothing else refers to `x` (R's complex assignment `x[i] <- v` on a local
+#' variable, as base R writes a plain vector in place), a regular write of a small
+#' region goes into `x`'s own values instead of a new version: a deferred `v` is
+#' computed first, and lazy values made from `x` before (views, deferred
+#' expressions) keep reading `x`'s old values (those the write reaches are copied
+#' first). This is chosen when the write leaves little garbage next to a new
+#' version: a deferred `v` and the copies for readers come to at most a
+#' sixteenth of `x`, so a loop of small writes (`a[k, ] <- v`, the last steps of
+#' a Gaussian elimination) stays lazy without copying `x` at each step. A direct call
+#' `` `[<-`(x, i, value = v) `` never writes in place (unless its first argument is
+#' a variable named `` `*tmp*` ``, the name R keeps for its complex assignment).
+#' Other subassignments are base R's too
 #' (shorter or longer masks, names, positions past the end, values of a higher type
 #' or to be recycled): one
 #' copy of the values (a deferred `x` computed straight into it), and a lazy result

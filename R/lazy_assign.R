@@ -12,7 +12,11 @@
   if (missing(value) && ...length() > 0L) {
     return(eval(value_named_call(sys.call(), "[<-", x), parent.frame()))
   }
-  y <- deferred_assign(x, substitute(list(...)), environment(), value)
+  # R's complex assignment x[i] <- v calls `[<-`(`*tmp*`, i, value = v) with an x
+  # that nothing else refers to (it duplicates a shared x first), which may then be
+  # written in place, as base R's would be.
+  in_place <- identical(sys.call()[[2L]], quote(`*tmp*`))
+  y <- deferred_assign(x, substitute(list(...)), environment(), value, in_place)
   if (!is.null(y)) return(y)
   # An ordinary copy, changed in place: one copy, as base R's x[i] <- v makes of a
   # shared x. (Writing into x's own values instead is not safe from an S3 method:
@@ -53,8 +57,10 @@ value_named_call <- function(call, generic, x) {
 # positions, NA, positions past the end, which would lengthen x), a value of
 # another class, of a type above x's (which would change x's type), or of a length
 # that R would recycle. `dots` is substitute(list(...)) of the method and `frame`
-# its environment (the subscripts are promises there, forced once).
-deferred_assign <- function(x, dots, frame, value) {
+# its environment (the subscripts are promises there, forced once). With
+# `in_place`, x may be written in place where its values are its own (x itself is
+# returned, changed).
+deferred_assign <- function(x, dots, frame, value, in_place = FALSE) {
   rank <- type_rank(typeof(x))
   if (rank == 0L || length(x) < lazy_min_length() || !identical(oldClass(x), "gufunc_lazy")) {
     return(NULL)
@@ -83,7 +89,7 @@ deferred_assign <- function(x, dots, frame, value) {
   count <- region_count(where)
   if (count == 0) return(x) # picks nothing: x as it is, as in base R
   if (length(value) != count && length(value) != 1L) return(NULL)
-  .Call(C_lazy_assign, x, where, value, attributes(x))
+  .Call(C_lazy_assign, x, where, value, attributes(x), in_place)
 }
 
 # x[mask] <- value for a logical mask as long as x (r[is.infinite(r)] <- 0) and one

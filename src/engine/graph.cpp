@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "dispatch/apply.hpp"
+#include "engine/buffer_readers.hpp"
 #include "engine/file_reads.hpp"
 #include "engine/mapped_file.hpp"
 #include "types/checked_size.hpp"
@@ -216,6 +217,7 @@ void read_view(const View& view, intptr_t begin, intptr_t end, char* out) {
 NodePtr make_input(const View& view) {
   auto n = std::make_shared<Node>(NodeKind::Input, view.dtype, view.length);
   n->view = view;
+  if (view.readers) view.readers->add(n);
   return n;
 }
 

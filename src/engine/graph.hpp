@@ -28,6 +28,7 @@ using NodePtr = std::shared_ptr<const Node>;
 struct ScanCheckpoint;  // scan_ops.hpp
 struct ViewSource;      // shared_views.hpp
 struct KeptValues;      // reused_values.hpp
+class BufferReaders;    // buffer_readers.hpp
 
 enum class NodeKind { Input, Scalar, Map, Reduce, Gufunc, Assign, Scan };
 
@@ -80,6 +81,11 @@ struct View {
   // k * generated_step. It has no memory (null data): read through read_view() only.
   bool generated = false;
   int generated_first = 0, generated_step = 0;
+  // Values that may be written in place (a lazy vector's own): make_input()
+  // registers the node there, to be given a copy before a write (buffer_readers.hpp).
+  std::shared_ptr<BufferReaders> readers;
+  // Memory the view owns: such a copy.
+  std::shared_ptr<void> memory;
 
   bool is_block() const { return rows > 0; }
   // Whether elements are read only through read_view(), never in place.

@@ -57,6 +57,7 @@ SEXP lazy_duplicate(SEXP x, Rboolean) {
       // before calling `[<-`, which copies the values itself (a second copy).
       SEXP copy = PROTECT(new_lazy_input(values, R_NilValue));
       state_of(copy).copy_on_write = true;
+      state_of(x).values_shared = true;  // the copy reads them through R
       state_of(copy).warned = state_of(x).warned;
       UNPROTECT(1);
       return copy;  // R gives it the attributes of x
@@ -102,6 +103,8 @@ void own_values(SEXP x) {
   s.node.reset();  // a graph made from x from now on reads the copy
   s.copy_on_write = false;
   s.values_borrowed = false;
+  s.values_shared = false;
+  s.readers = std::make_shared<engine::BufferReaders>();
   UNPROTECT(2);
 }
 
@@ -125,7 +128,18 @@ void* lazy_dataptr(SEXP x, Rboolean writeable) {
   note_data_pointer(x);
   unsigned warnings = 0;
   SEXP values = guarded([&]() -> SEXP {
-    if (writeable && state_of(x).copy_on_write) own_values(x);
+    // A writer that may change x in place (R checks that nothing else refers to x
+    // first; a shared x is only read) gets values no graph and no other R vector
+    // reads.
+    if (writeable && REFCNT(x) <= 1 && values_of(x) != R_NilValue) {
+      if (!values_private(x)) {
+        own_values(x);
+      } else {
+        before_values_change(x, 0, state_of(x).length - 1);
+      }
+    } else if (writeable && state_of(x).copy_on_write) {
+      own_values(x);
+    }
     if (values_of(x) == R_NilValue && !state_of(x).failed) ++data_pointer_evaluations;
     return materialize_lazy(x, &warnings);
   });

@@ -49,12 +49,23 @@ bool is_lazy_vector(SEXP x);
 SEXP lazy_inside(SEXP x);
 bool lazy_is_materialized(SEXP x);
 
-// Lazy vectors are mutable while their cached values are private to them: R may
-// then change one in place (x[i] <- v writes into the cache; attr<- and dim<- keep
-// it a lazy vector, where a shared one would get R's wrapper). Once the values are
-// handed out (materialize(), an input of another graph) x is marked not mutable,
-// so R copies it before any change and shared values are never written.
+// Lazy vectors are mutable as R vectors are: R may change one that nothing else
+// refers to in place (x[i] <- v writes into the cache; attr<- and dim<- keep it a
+// lazy vector, where a shared one would get R's wrapper). Values another graph
+// still reads are copied before R writes them (lazy_dataptr); values handed out as
+// plain values (materialize()) mark x not mutable, so R copies x before any change.
 void mark_values_shared(SEXP x);
+
+// Whether x's cached values are its own (computed by gufunc, never handed out as
+// an R vector nor shared with a duplicate): they may change in place once
+// before_values_change() has given the graphs that read them copies.
+bool values_private(SEXP x);
+
+// Before elements [first, last] of x's private values change in place: the input
+// nodes still reading them (graphs made from x) get a copy of what they read.
+void before_values_change(SEXP x, intptr_t first, intptr_t last);
+// The elements before_values_change() would copy now.
+double values_to_copy(SEXP x, intptr_t first, intptr_t last);
 
 // The node a new graph uses for lazy vector x, and the list of R vectors that node
 // reads. Once x is materialized this is an input over its values (shared: see
@@ -67,7 +78,8 @@ NodeUse lazy_node_use(SEXP x);
 
 // An input node viewing plain vector x (double, integer or logical, any ALTREP but
 // a lazy one) without copying; x must be kept alive as a leaf of every user.
-engine::NodePtr input_node(SEXP x, int position);
+engine::NodePtr input_node(SEXP x, int position,
+                           std::shared_ptr<engine::BufferReaders> readers = nullptr);
 
 // The values of x as a plain vector, computed once and cached in x; returns the
 // GUFUNC_WARN_* bits of this evaluation not yet raised for x in *warnings (0 when

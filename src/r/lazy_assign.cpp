@@ -5,8 +5,10 @@
 // values where no write reaches, the written values (themselves possibly deferred)
 // where they go.
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
+#include "dispatch/apply.hpp"
 #include "r/call_registry.hpp"
 #include "r/guard.hpp"
 #include "r/lazy_altrep.hpp"
@@ -17,6 +19,9 @@
 
 namespace gufunc {
 namespace r {
+
+// Subassignments written in place so far (a test counter, test_hooks_memory.cpp).
+double in_place_writes = 0;
 
 namespace {
 
@@ -65,12 +70,66 @@ bool writes_region(const engine::Node& node, const engine::Region& region) {
   return false;
 }
 
+// Copies value (plain, of x's type: as many elements as the region has, or one)
+// into the positions of `region` in `out`, elements of `width` bytes.
+void write_region(char* out, const engine::Region& region, SEXP value, size_t width) {
+  const char* from = data_of(value);
+  const bool one = XLENGTH(value) == 1;
+  intptr_t k = 0;
+  for (intptr_t p = 0; p < region.planes; ++p) {
+    for (intptr_t c = 0; c < region.columns; ++c) {
+      char* to = out + (region.first + p * region.plane_step + c * region.step) * width;
+      if (!one) {
+        std::memcpy(to, from + k * width, region.rows * width);
+      } else {
+        for (intptr_t r = 0; r < region.rows; ++r) std::memcpy(to + r * width, from, width);
+      }
+      k += region.rows;
+    }
+  }
+}
+
+// x[i] <- value written into x's own values, as base R writes a vector nothing else
+// refers to: R's complex assignment hands `[<-` such an x (it duplicates a shared
+// one first). A deferred value is computed first (it may read x); the graphs made
+// from x before that still read x's old values get a copy of what they read
+// (before_values_change). Returns whether it wrote; *warnings gets the value's.
+bool assign_in_place(SEXP x, const engine::Region& region, SEXP value, unsigned* warnings) {
+  if (!values_private(x)) return false;
+  SEXP lazy = lazy_inside(value);
+  if (lazy != nullptr && lazy != value) return false;  // R's wrapper around a shared value
+  // Only where that leaves little garbage next to a new version: a deferred value
+  // goes through memory of its own first (a new version computes it straight into
+  // its positions), and readers the write reaches get copies; a chain of pending
+  // writes shares one new version among up to kMaxPendingWrites of them. So a
+  // stencil whose step reads x through views, or a loop writing whole planes,
+  // makes new versions; a loop of small writes (a[k, ] <- v, the last steps of
+  // an elimination) writes in place.
+  const double n = static_cast<double>(state_of(x).length);
+  const double count = static_cast<double>(region.count());
+  const double copies = values_to_copy(x, region.first, region.position(region.count() - 1));
+  const bool deferred = lazy != nullptr && !lazy_is_materialized(lazy);
+  if ((copies + (deferred ? count : 0)) * kMaxPendingWrites > n) return false;
+  SEXP plain = value;
+  if (lazy != nullptr) {
+    unsigned value_warnings = 0;
+    plain = materialize_lazy(lazy, &value_warnings);
+    *warnings |= value_warnings;
+  }
+  before_values_change(x, region.first, region.position(region.count() - 1));
+  write_region(data_of(values_of(x)), region, plain, dtype_size(state_of(x).dtype));
+  ++in_place_writes;
+  return true;
+}
+
 // .Call(C_lazy_assign, x, c(first, rows, columns, step, planes, plane_step), value,
-// attributes): lazy vector x with the positions the region picks (first 0-based;
-// the last two may be left out for one plane) set to `value` (of
+// attributes, in_place): lazy vector x with the positions the region picks (first
+// 0-based; the last two may be left out for one plane) set to `value` (of
 // x's type; as many elements as the region has, or one), with `attributes`; NULL
-// when the engine does not take it (R's subassignment runs instead).
-SEXP lazy_assign_entry(SEXP x, SEXP where, SEXP value, SEXP attributes) {
+// when the engine does not take it (R's subassignment runs instead). With
+// `in_place` (TRUE when R's complex assignment called `[<-` on `*tmp*`) x itself,
+// changed, where its values are its own (assign_in_place).
+SEXP lazy_assign_entry(SEXP x, SEXP where, SEXP value, SEXP attributes, SEXP in_place) {
   unsigned warnings = 0;  // of computing a full chain first
   SEXP out = PROTECT(guarded([&]() -> SEXP {
     SEXP lazy = lazy_inside(x);
@@ -100,6 +159,10 @@ SEXP lazy_assign_entry(SEXP x, SEXP where, SEXP value, SEXP attributes) {
       }
       if (writes >= kMaxPendingWrites) materialize_lazy(lazy, &warnings);
     }
+    if (Rf_asLogical(in_place) == TRUE && lazy == x &&
+        assign_in_place(x, region, value, &warnings)) {
+      return x;
+    }
     GraphOperands operands;
     engine::NodePtr base = operands.add(x, 1);
     engine::NodePtr written = operands.add(value, 2);
@@ -119,4 +182,4 @@ SEXP lazy_assign_entry(SEXP x, SEXP where, SEXP value, SEXP attributes) {
 }  // namespace r
 }  // namespace gufunc
 
-GUFUNC_CALL_ENTRY(lazy_assign, gufunc::r::lazy_assign_entry, 4);
+GUFUNC_CALL_ENTRY(lazy_assign, gufunc::r::lazy_assign_entry, 5);

@@ -14,6 +14,7 @@
 #include <string>
 #include <utility>
 
+#include "engine/buffer_readers.hpp"
 #include "engine/graph.hpp"
 #include "engine/mapped_file.hpp"
 #include "r/guard.hpp"
@@ -50,6 +51,12 @@ struct LazyState {
   // views of a deferred value (lazy_view.cpp) and by its duplicates: computing
   // elements through any of them counts for all.
   std::shared_ptr<unsigned> warned = std::make_shared<unsigned>(0);
+  // The values were handed out as R vectors (materialize(), a duplicate sharing
+  // them): they are no longer x's alone. Set again to false with new values.
+  bool values_shared = false;
+  // Where the values are x's own: the input nodes reading them, given a copy of
+  // what they read before x's values change in place (engine/buffer_readers.hpp).
+  std::shared_ptr<engine::BufferReaders> readers;
   // lazy_file() of a whole file: the file its values are (serialized as its path).
   std::shared_ptr<const engine::MappedFile> file;
   std::string file_type;  // its values as stored: "double", "integer" or "bytes"

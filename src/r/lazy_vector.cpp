@@ -5,6 +5,7 @@
 #include <functional>
 #include <memory>
 
+#include "dispatch/apply.hpp"
 #include "engine/evaluate.hpp"
 #include "engine/mapped_file.hpp"
 #include "r/eval_settings.hpp"
@@ -149,10 +150,45 @@ void set_plain_attributes(SEXP x, SEXP attributes) {
 
 bool lazy_is_materialized(SEXP x) { return values_of(x) != R_NilValue; }
 
-void mark_values_shared(SEXP x) { MARK_NOT_MUTABLE(x); }
+void mark_values_shared(SEXP x) {
+  state_of(x).values_shared = true;
+  MARK_NOT_MUTABLE(x);
+}
 
-engine::NodePtr input_node(SEXP x, int position) {
+bool values_private(SEXP x) {
+  const LazyState& s = state_of(x);
+  return values_of(x) != R_NilValue && s.readers && !s.values_shared && !s.values_borrowed &&
+         !s.copy_on_write && !s.file;
+}
+
+namespace {
+// x's node where x alone holds it (it reads x's values as they are from now on).
+const engine::Node* own_node(const LazyState& s) {
+  return s.node && s.node.use_count() == 1 ? s.node.get() : nullptr;
+}
+}  // namespace
+
+double values_to_copy(SEXP x, intptr_t first, intptr_t last) {
+  const LazyState& s = state_of(x);
+  const intptr_t width = static_cast<intptr_t>(dtype_size(s.dtype));
+  return s.readers->bytes_to_copy(s.values_data, first * width, (last + 1) * width, own_node(s)) /
+         static_cast<double>(width);
+}
+
+void before_values_change(SEXP x, intptr_t first, intptr_t last) {
+  LazyState& s = state_of(x);
+  const intptr_t width = static_cast<intptr_t>(dtype_size(s.dtype));
+  const engine::Node* keep = own_node(s);
+  // Graphs made from x hold its node: it goes with them (a copy where it reads
+  // what changes), and graphs made from now on get a new one.
+  if (keep == nullptr) s.node.reset();
+  s.readers->detach(s.values_data, first * width, (last + 1) * width, keep, preserved_memory);
+  elt_cache = EltCache();
+}
+
+engine::NodePtr input_node(SEXP x, int position, std::shared_ptr<engine::BufferReaders> readers) {
   engine::View view;
+  view.readers = std::move(readers);
   view.dtype = dtype_of(x, position);
   view.length = static_cast<intptr_t>(XLENGTH(x));
   int first = 0, step = 0;
@@ -182,8 +218,10 @@ engine::NodePtr input_node(SEXP x, int position) {
 
 NodeUse lazy_node_use(SEXP x) {
   LazyState& s = state_of(x);
-  if (values_of(x) != R_NilValue) mark_values_shared(x);
-  if (!s.node) s.node = input_node(values_of(x), 1);  // lazy(x), first read by a graph
+  // x stays mutable: the new graph holds x's node and leaves, so values_private()
+  // is false while it lives and a write copies first (lazy_dataptr).
+  // lazy(x), first read by a graph; or x's values, changed in place since
+  if (!s.node) s.node = input_node(values_of(x), 1, s.readers);
   return {s.node, VECTOR_ELT(R_altrep_data2(x), kLeavesSlot)};
 }
 
@@ -209,13 +247,15 @@ SEXP materialize_lazy(SEXP x, unsigned* warnings) {
   SEXP values = values_of(x);
   if (values != R_NilValue) return values;
   LazyState& s = state_of(x);
+  // Not marked not mutable: values_private() counts its references.
   SEXP out = PROTECT(computed_copy(x, warnings));
-  MARK_NOT_MUTABLE(out);
   // The values are all that is needed now: the graph and its inputs can go, and
   // graphs made from x from now on read the values (one input node for all).
   SEXP leaves = PROTECT(alloc_vector(VECSXP, 1));
   SET_VECTOR_ELT(leaves, 0, out);
-  s.node = input_node(out, 1);
+  s.readers = std::make_shared<engine::BufferReaders>();
+  s.values_shared = false;
+  s.node = input_node(out, 1, s.readers);
   SEXP slots = R_altrep_data2(x);
   set_values(x, out);
   SET_VECTOR_ELT(slots, kLeavesSlot, leaves);

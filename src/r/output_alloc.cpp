@@ -151,19 +151,19 @@ SEXP result_pool_entry(SEXP release) {
 
 }  // namespace
 
-void install_kept_memory() {
-  engine::set_kept_memory([](size_t bytes, char** data) {
-    const R_xlen_t n = static_cast<R_xlen_t>((bytes + sizeof(double) - 1) / sizeof(double));
-    // R's own allocator, not the pool's (alloc_output): R counts these vectors
-    // towards the heap size that triggers its collector for as long as they live
-    // (the pool's, only until its next collection: count_for_collector()).
-    SEXP values = PROTECT(alloc_vector(REALSXP, n));
-    R_PreserveObject(values);
-    UNPROTECT(1);
-    *data = reinterpret_cast<char*>(REAL(values));
-    return std::shared_ptr<void>(values, [](void* v) { R_ReleaseObject(static_cast<SEXP>(v)); });
-  });
+std::shared_ptr<void> preserved_memory(size_t bytes, char** data) {
+  const R_xlen_t n = static_cast<R_xlen_t>((bytes + sizeof(double) - 1) / sizeof(double));
+  // R's own allocator, not the pool's (alloc_output): R counts these vectors
+  // towards the heap size that triggers its collector for as long as they live
+  // (the pool's, only until its next collection: count_for_collector()).
+  SEXP values = PROTECT(alloc_vector(REALSXP, n));
+  R_PreserveObject(values);
+  UNPROTECT(1);
+  *data = reinterpret_cast<char*>(REAL(values));
+  return std::shared_ptr<void>(values, [](void* v) { R_ReleaseObject(static_cast<SEXP>(v)); });
 }
+
+void install_kept_memory() { engine::set_kept_memory(preserved_memory); }
 
 SEXP collector_weight(SEXP values) {
   const size_t bytes = pooled_capacity(DATAPTR_OR_NULL(values));

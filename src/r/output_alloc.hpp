@@ -2,6 +2,8 @@
 // (result_pool.hpp), so a loop's results do not pay fresh pages every step.
 #pragma once
 
+#include <memory>
+
 #define R_NO_REMAP
 #include <Rinternals.h>
 
@@ -26,6 +28,11 @@ SEXP collector_weight(SEXP values);
 // Makes the engine keep reused values (engine/reused_values.hpp) in R vectors,
 // whose size R's garbage collector counts. Called once at load.
 void install_kept_memory();
+
+// `bytes` of memory at *data in an R vector that R's collector counts, kept until
+// the handle is released (on the main thread): kept values, copies of values
+// before they change in place (engine/buffer_readers.hpp).
+std::shared_ptr<void> preserved_memory(size_t bytes, char** data);
 
 }  // namespace r
 }  // namespace gufunc

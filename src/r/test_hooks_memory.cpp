@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "engine/buffer_readers.hpp"
 #include "r/call_registry.hpp"
 #include "r/guard.hpp"
 #include "r/lazy_altrep.hpp"
@@ -61,8 +62,25 @@ SEXP collector_weight_bytes(SEXP x) {
 
 }  // namespace
 
+extern double in_place_writes;  // lazy_assign.cpp
+
+namespace {
+// c(subassignments written in place, bytes of values copied for their readers
+// first) so far; both zero afterwards if `reset`.
+SEXP in_place_counters(SEXP reset) {
+  return guarded([&]() -> SEXP {
+    SEXP out = Rf_allocVector(REALSXP, 2);
+    REAL(out)[0] = in_place_writes;
+    REAL(out)[1] = engine::reader_bytes_copied();
+    if (Rf_asLogical(reset) == TRUE) in_place_writes = engine::reader_bytes_copied() = 0;
+    return out;
+  });
+}
+}  // namespace
+
 }  // namespace r
 }  // namespace gufunc
 
 GUFUNC_CALL_ENTRY(test_limit_address_space, gufunc::r::limit_address_space, 1);
 GUFUNC_CALL_ENTRY(test_collector_weight, gufunc::r::collector_weight_bytes, 1);
+GUFUNC_CALL_ENTRY(test_in_place_counters, gufunc::r::in_place_counters, 1);

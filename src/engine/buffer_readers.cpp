@@ -1,0 +1,87 @@
+#include "engine/buffer_readers.hpp"
+
+#include <algorithm>
+
+#include "dispatch/apply.hpp"
+#include "engine/graph.hpp"
+
+namespace gufunc {
+namespace engine {
+
+void BufferReaders::add(const std::shared_ptr<const Node>& node) {
+  // Dead nodes are dropped when the list has doubled since the last pruning, so
+  // it stays within twice the nodes alive.
+  if (nodes_.size() >= 2 * std::max<size_t>(pruned_at_, 8)) {
+    nodes_.erase(std::remove_if(nodes_.begin(), nodes_.end(),
+                                [](const std::weak_ptr<const Node>& n) { return n.expired(); }),
+                 nodes_.end());
+    pruned_at_ = nodes_.size();
+  }
+  nodes_.push_back(node);
+}
+
+size_t BufferReaders::alive() const {
+  return static_cast<size_t>(
+      std::count_if(nodes_.begin(), nodes_.end(),
+                    [](const std::weak_ptr<const Node>& n) { return !n.expired(); }));
+}
+
+bool view_reads_bytes(const View& view, intptr_t from, intptr_t to) {
+  if (view.length == 0 || view.data == nullptr) return false;
+  const intptr_t low = (view.data - static_cast<const char*>(view.buffer)) + view.lowest_byte();
+  return low < to && from < low + view.span_bytes();
+}
+
+double& reader_bytes_copied() {
+  static double bytes = 0;
+  return bytes;
+}
+
+namespace {
+bool must_copy(const Node& node, const void* buffer, intptr_t from, intptr_t to, const Node* keep) {
+  return &node != keep && node.kind == NodeKind::Input && node.view.buffer == buffer &&
+         view_reads_bytes(node.view, from, to);
+}
+}  // namespace
+
+double BufferReaders::bytes_to_copy(const void* buffer, intptr_t from, intptr_t to,
+                                    const Node* keep) const {
+  double bytes = 0;
+  for (const std::weak_ptr<const Node>& weak : nodes_) {
+    const std::shared_ptr<const Node> node = weak.lock();
+    if (node && must_copy(*node, buffer, from, to, keep)) {
+      bytes += static_cast<double>(node->length) * static_cast<double>(dtype_size(node->dtype));
+    }
+  }
+  return bytes;
+}
+
+void BufferReaders::detach(const void* buffer, intptr_t from, intptr_t to, const Node* keep,
+                           const Allocate& allocate) {
+  std::vector<std::weak_ptr<const Node>> still;
+  for (const std::weak_ptr<const Node>& weak : nodes_) {
+    const std::shared_ptr<const Node> node = weak.lock();
+    if (!node) continue;
+    if (!must_copy(*node, buffer, from, to, keep)) {
+      still.push_back(weak);
+      continue;
+    }
+    const View& old = node->view;
+    View copy;
+    copy.dtype = old.dtype;
+    copy.length = old.length;
+    char* data = nullptr;
+    copy.memory = allocate(static_cast<size_t>(old.length) * dtype_size(old.dtype), &data);
+    read_view(old, 0, old.length, data);
+    reader_bytes_copied() += static_cast<double>(old.length) * dtype_size(old.dtype);
+    copy.data = data;
+    copy.buffer = data;
+    // The one change a node undergoes (see the header): the same values, elsewhere.
+    const_cast<Node&>(*node).view = std::move(copy);
+  }
+  nodes_ = std::move(still);
+  pruned_at_ = nodes_.size();
+}
+
+}  // namespace engine
+}  // namespace gufunc

@@ -1,0 +1,169 @@
+# x[i, j] <- v where x is a lazy value whose values are computed, and nothing else
+# refers to x, writes x's values in place, as base R writes a plain vector. Graphs
+# made from x before the write still read x's old values (each reader that the
+# write reaches gets a copy first). Anything that refers to x, or to its values,
+# keeps base R's value semantics.
+
+in_place_counters <- function() .Call(gufunc:::C_test_in_place_counters, TRUE)
+
+test_that("a subassignment writes a lazy value's own computed values in place", {
+  m <- matrix(as.double(1:20000), 200)
+  f <- function(m) {
+    a <- lazy(m) * 1
+    invisible(c(a))  # computes a's values
+    a[2:50, 3:7] <- 0
+    a[10, ] <- -1
+    a[, 90] <- a[, 91] * 2  # a deferred value reading a
+    a
+  }
+  in_place_counters()
+  out <- f(m)
+  expect_equal(in_place_counters()[1], 3)
+  expected <- m * 1
+  expected[2:50, 3:7] <- 0
+  expected[10, ] <- -1
+  expected[, 90] <- expected[, 91] * 2
+  expect_identical(materialize(out), expected)
+})
+
+test_that("graphs made from x before an in-place write keep its old values", {
+  m <- matrix(runif(80000), 400)
+  f <- function(m) {
+    a <- lazy(m) * 1
+    invisible(c(a))
+    v <- a[1:40, 1:40] # a view the write reaches
+    u <- a[1:60, 11:30] + 1 # a deferred map over such a view
+    d <- a[300:400, 100:150] # a view the write does not reach
+    a[1:20, 1:20] <- 5
+    list(a = a, v = v, u = u, d = d)
+  }
+  in_place_counters()
+  r <- f(m)
+  counters <- in_place_counters()
+  expect_equal(counters[1], 1)
+  # Copies of v's and u's elements; none of d's.
+  expect_equal(counters[2], (40 * 40 + 60 * 20) * 8)
+  before <- m * 1
+  expect_identical(materialize(r$v), before[1:40, 1:40])
+  expect_identical(materialize(r$u), before[1:60, 11:30] + 1)
+  expect_identical(materialize(r$d), before[300:400, 100:150])
+  after <- before
+  after[1:20, 1:20] <- 5
+  expect_identical(materialize(r$a), after)
+})
+
+test_that("an x that something else refers to is not written in place", {
+  m <- matrix(runif(20000), 200)
+  f <- function(m) {
+    a <- lazy(m) * 1
+    invisible(c(a))
+    b <- a
+    a[1:5, 1] <- 0 # R copies a first: b refers to it
+    change <- function(z) {
+      z[1:5, 2] <- 0
+      z
+    }
+    h <- change(a)
+    direct <- `[<-`(a, 1:5, 3, value = 0) # a called replacement function
+    p <- materialize(a) # values handed out
+    a[1:5, 4] <- 0
+    list(a = a, b = b, h = h, direct = direct, p = p)
+  }
+  in_place_counters()
+  r <- f(m)
+  expect_equal(in_place_counters()[1], 0)
+  base <- m * 1
+  expect_identical(materialize(r$b), base)
+  first <- base
+  first[1:5, 1] <- 0
+  expect_identical(r$p, first)
+  h <- first
+  h[1:5, 2] <- 0
+  expect_identical(materialize(r$h), h)
+  direct <- first
+  direct[1:5, 3] <- 0
+  expect_identical(materialize(r$direct), direct)
+  last <- first
+  last[1:5, 4] <- 0
+  expect_identical(materialize(r$a), last)
+})
+
+test_that("lazy(m) is never written in place: m stays as it is", {
+  m <- matrix(runif(20000), 200)
+  keep <- m + 0
+  f <- function(a) {
+    for (k in 1:3) a[1:5, k] <- 0
+    a
+  }
+  out <- f(lazy(m))
+  expect_identical(m, keep)
+  keep[1:5, 1:3] <- 0
+  expect_identical(materialize(out), keep)
+})
+
+test_that("R's own writes into a lazy value leave the graphs made from it as they were", {
+  m <- matrix(runif(20000), 200)
+  f <- function(m) {
+    y <- unclass(lazy(m) * 1) # a lazy vector without the class: R's `[<-` writes it
+    invisible(c(y))
+    w <- lazy(y) + 1 # reads y's values
+    y[1:5] <- 0
+    list(y = y, w = w)
+  }
+  in_place_counters()
+  r <- f(m)
+  expect_equal(in_place_counters()[2], 20000 * 8) # w's reader copied whole
+  expect_identical(materialize(r$w), m * 1 + 1)
+  y <- m * 1
+  y[1:5] <- 0
+  expect_identical(r$y, y)
+})
+
+test_that("the value's warnings are raised when it is written in place", {
+  m <- matrix(runif(20000), 200)
+  f <- function(m) {
+    a <- lazy(m) * 1
+    invisible(c(a))
+    a[1:4, 1] <- log(lazy(c(-1, 1, 2, 3)) - 10)
+    a
+  }
+  in_place_counters()
+  expect_warning(out <- f(m), "NaNs produced")
+  expect_equal(in_place_counters()[1], 1)
+  expected <- m * 1
+  expected[1:4, 1] <- suppressWarnings(log(c(-1, 1, 2, 3) - 10))
+  expect_identical(materialize(out), expected)
+})
+
+test_that("Gaussian elimination on a lazy matrix is base R's, its last steps in place", {
+  # The benchmark's program (inst/benchmarks/programs/gauss.R), on a smaller matrix.
+  program <- new.env()
+  sys.source(system.file("benchmarks", "programs", "gauss.R", package = "gufunc"), program)
+  gauss <- program$gauss$run
+  set.seed(3)
+  n <- 120
+  m <- matrix(runif(n * n), n) + diag(n, n)
+  for_engine_settings({
+    in_place_counters()
+    expect_identical(materialize(gauss(lazy(m))), gauss(m))
+    expect_gt(in_place_counters()[1], n / 10) # its last steps, on small blocks
+  })
+})
+
+test_that("a long loop of in-place writes keeps memory and the graph bounded", {
+  m <- matrix(runif(40000), 200)
+  f <- function(m, steps) {
+    a <- lazy(m) * 1
+    invisible(c(a))
+    for (k in seq_len(steps)) a[k %% 200 + 1, 1:50] <- k
+    a
+  }
+  in_place_counters()
+  out <- f(m, 10000)
+  expect_equal(in_place_counters()[1], 10000)
+  # One vector of values, written 10000 times: no chain of versions behind it.
+  expect_true(is_materialized(out))
+  expected <- m * 1
+  for (k in seq_len(10000)) expected[k %% 200 + 1, 1:50] <- k
+  expect_identical(materialize(out), expected)
+})
