@@ -144,10 +144,13 @@
 #' region goes into `x`'s own values instead of a new version: a deferred `v` is
 #' computed first, and lazy values made from `x` before (views, deferred
 #' expressions) keep reading `x`'s old values (those the write reaches are copied
-#' first). This is chosen when the write leaves little garbage next to a new
-#' version: a deferred `v` and the copies for readers come to at most a
-#' sixteenth of `x`, so a loop of small writes (`a[k, ] <- v`, the last steps of
-#' a Gaussian elimination) stays lazy without copying `x` at each step. A direct call
+#' first). This is chosen when it leaves no more garbage than a new version: a
+#' deferred `v` (computed first, into memory of its own) and the copies for
+#' readers come to at most `x`'s length divided by the writes a new version
+#' serves (as many as waited on `x` when its values were computed, or 16). So a
+#' loop of small writes (`a[k, ] <- v`) and most steps of a Gaussian elimination
+#' write in place, and a stencil step that keeps views of `x` makes a new
+#' version. A direct call
 #' `` `[<-`(x, i, value = v) `` never writes in place (unless its first argument is
 #' a variable named `` `*tmp*` ``, the name R keeps for its complex assignment).
 #' Other subassignments are base R's too

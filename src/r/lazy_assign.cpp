@@ -98,18 +98,22 @@ bool assign_in_place(SEXP x, const engine::Region& region, SEXP value, unsigned*
   if (!values_private(x)) return false;
   SEXP lazy = lazy_inside(value);
   if (lazy != nullptr && lazy != value) return false;  // R's wrapper around a shared value
-  // Only where that leaves little garbage next to a new version: a deferred value
-  // goes through memory of its own first (a new version computes it straight into
-  // its positions), and readers the write reaches get copies; a chain of pending
-  // writes shares one new version among up to kMaxPendingWrites of them. So a
-  // stencil whose step reads x through views, or a loop writing whole planes,
-  // makes new versions; a loop of small writes (a[k, ] <- v, the last steps of
-  // an elimination) writes in place.
-  const double n = static_cast<double>(state_of(x).length);
+  // Only where that leaves no more garbage than a new version would: a deferred
+  // value goes through memory of its own first (a new version computes it
+  // straight into its positions), and readers the write reaches get copies; a new
+  // version serves the writes that wait on it when it is computed (up to
+  // kMaxPendingWrites: as many as waited on x's values, when they were a chain's).
+  // So a stencil whose step reads x through views, or a loop writing whole planes,
+  // makes new versions; an elimination step on a block of at most half of x
+  // (each step computing the last step's version) or a loop of small writes
+  // (a[k, ] <- v) writes in place.
+  const LazyState& s = state_of(x);
+  const double n = static_cast<double>(s.length);
   const double count = static_cast<double>(region.count());
   const double copies = values_to_copy(x, region.first, region.position(region.count() - 1));
   const bool deferred = lazy != nullptr && !lazy_is_materialized(lazy);
-  if ((copies + (deferred ? count : 0)) * kMaxPendingWrites > n) return false;
+  const int served = s.writes_per_version > 0 ? s.writes_per_version : kMaxPendingWrites;
+  if ((copies + (deferred ? count : 0)) * served > n) return false;
   SEXP plain = value;
   if (lazy != nullptr) {
     unsigned value_warnings = 0;

@@ -54,6 +54,10 @@ struct LazyState {
   // The values were handed out as R vectors (materialize(), a duplicate sharing
   // them): they are no longer x's alone. Set again to false with new values.
   bool values_shared = false;
+  // The subassignments that were waiting on x when its values were computed (0
+  // for values of another kind of node): how many writes a new version made of x
+  // is likely to serve.
+  int writes_per_version = 0;
   // Where the values are x's own: the input nodes reading them, given a copy of
   // what they read before x's values change in place (engine/buffer_readers.hpp).
   std::shared_ptr<engine::BufferReaders> readers;

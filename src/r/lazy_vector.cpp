@@ -253,6 +253,7 @@ SEXP materialize_lazy(SEXP x, unsigned* warnings) {
   // graphs made from x from now on read the values (one input node for all).
   SEXP leaves = PROTECT(alloc_vector(VECSXP, 1));
   SET_VECTOR_ELT(leaves, 0, out);
+  s.writes_per_version = s.node ? engine::pending_assigns(*s.node) : 0;
   s.readers = std::make_shared<engine::BufferReaders>();
   s.values_shared = false;
   s.node = input_node(out, 1, s.readers);

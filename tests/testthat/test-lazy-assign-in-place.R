@@ -135,7 +135,7 @@ test_that("the value's warnings are raised when it is written in place", {
   expect_identical(materialize(out), expected)
 })
 
-test_that("Gaussian elimination on a lazy matrix is base R's, its last steps in place", {
+test_that("Gaussian elimination on a lazy matrix is base R's, most steps in place", {
   # The benchmark's program (inst/benchmarks/programs/gauss.R), on a smaller matrix.
   program <- new.env()
   sys.source(system.file("benchmarks", "programs", "gauss.R", package = "gufunc"), program)
@@ -146,7 +146,7 @@ test_that("Gaussian elimination on a lazy matrix is base R's, its last steps in 
   for_engine_settings({
     in_place_counters()
     expect_identical(materialize(gauss(lazy(m))), gauss(m))
-    expect_gt(in_place_counters()[1], n / 10) # its last steps, on small blocks
+    expect_gt(in_place_counters()[1], n / 2) # the steps on at most half of the matrix
   })
 })
 
