@@ -9,6 +9,7 @@ namespace gufunc {
 namespace engine {
 
 void BufferReaders::add(const std::shared_ptr<const Node>& node) {
+  std::lock_guard<std::mutex> hold(lock_);
   // Dead nodes are dropped when the list has doubled since the last pruning, so
   // it stays within twice the nodes alive.
   if (nodes_.size() >= 2 * std::max<size_t>(pruned_at_, 8)) {
@@ -18,12 +19,6 @@ void BufferReaders::add(const std::shared_ptr<const Node>& node) {
     pruned_at_ = nodes_.size();
   }
   nodes_.push_back(node);
-}
-
-size_t BufferReaders::alive() const {
-  return static_cast<size_t>(
-      std::count_if(nodes_.begin(), nodes_.end(),
-                    [](const std::weak_ptr<const Node>& n) { return !n.expired(); }));
 }
 
 bool view_reads_bytes(const View& view, intptr_t from, intptr_t to) {
@@ -46,6 +41,7 @@ bool must_copy(const Node& node, const void* buffer, intptr_t from, intptr_t to,
 
 double BufferReaders::bytes_to_copy(const void* buffer, intptr_t from, intptr_t to,
                                     const Node* keep) const {
+  std::lock_guard<std::mutex> hold(lock_);
   double bytes = 0;
   for (const std::weak_ptr<const Node>& weak : nodes_) {
     const std::shared_ptr<const Node> node = weak.lock();
@@ -58,6 +54,7 @@ double BufferReaders::bytes_to_copy(const void* buffer, intptr_t from, intptr_t 
 
 void BufferReaders::detach(const void* buffer, intptr_t from, intptr_t to, const Node* keep,
                            const Allocate& allocate) {
+  std::lock_guard<std::mutex> hold(lock_);
   std::vector<std::weak_ptr<const Node>> still;
   for (const std::weak_ptr<const Node>& weak : nodes_) {
     const std::shared_ptr<const Node> node = weak.lock();

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 namespace gufunc {
@@ -31,10 +32,10 @@ class BufferReaders {
               const Allocate& allocate);
   // Bytes detach() would copy now.
   double bytes_to_copy(const void* buffer, intptr_t from, intptr_t to, const Node* keep) const;
-  // Nodes still alive (for tests).
-  size_t alive() const;
 
  private:
+  // Nodes may be made on any thread (views of blocks during an evaluation).
+  mutable std::mutex lock_;
   std::vector<std::weak_ptr<const Node>> nodes_;
   size_t pruned_at_ = 0;  // size after the last pruning of dead nodes
 };
