@@ -51,9 +51,10 @@ bool lazy_is_materialized(SEXP x);
 
 // Lazy vectors are mutable as R vectors are: R may change one that nothing else
 // refers to in place (x[i] <- v writes into the cache; attr<- and dim<- keep it a
-// lazy vector, where a shared one would get R's wrapper). Values another graph
-// still reads are copied before R writes them (lazy_dataptr); values handed out as
-// plain values (materialize()) mark x not mutable, so R copies x before any change.
+// lazy vector, where a shared one would get R's wrapper). Before R writes x's
+// values (lazy_dataptr), the graphs still reading them get a copy; values handed
+// out as plain values (materialize()) or shared with a duplicate are copied
+// instead, and mark_values_shared() marks x not mutable, so R copies x first.
 void mark_values_shared(SEXP x);
 
 // Whether x's cached values are its own (computed by gufunc, never handed out as
@@ -68,8 +69,8 @@ void before_values_change(SEXP x, intptr_t first, intptr_t last);
 double values_to_copy(SEXP x, intptr_t first, intptr_t last);
 
 // The node a new graph uses for lazy vector x, and the list of R vectors that node
-// reads. Once x is materialized this is an input over its values (shared: see
-// mark_values_shared).
+// reads. Once x is materialized this is an input over its values (registered
+// with x's readers: see before_values_change).
 struct NodeUse {
   engine::NodePtr node;
   SEXP leaves;  // a list, or R_NilValue

@@ -84,7 +84,6 @@ SEXP lazy_materialize_entry(SEXP x) {
     SEXP lazy = required_lazy(x);
     SEXP values = materialize_lazy(lazy, &warnings);
     mark_values_shared(lazy);
-    MARK_NOT_MUTABLE(values);  // handed out: R copies before changing them
     int nprotect = 0;
     if (lazy != x) {
       // R's wrapper: its values are the lazy vector's, now computed; R drops the class.

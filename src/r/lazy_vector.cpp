@@ -218,9 +218,10 @@ engine::NodePtr input_node(SEXP x, int position, std::shared_ptr<engine::BufferR
 
 NodeUse lazy_node_use(SEXP x) {
   LazyState& s = state_of(x);
-  // x stays mutable: the new graph holds x's node and leaves, so values_private()
-  // is false while it lives and a write copies first (lazy_dataptr).
-  // lazy(x), first read by a graph; or x's values, changed in place since
+  // x stays mutable: the input nodes of the new graph that read x's values are
+  // registered with x's readers, which get a copy before those values change in
+  // place (before_values_change). x's node is made on the first read by a graph
+  // (lazy(x)), or again after such a change.
   if (!s.node) s.node = input_node(values_of(x), 1, s.readers);
   return {s.node, VECTOR_ELT(R_altrep_data2(x), kLeavesSlot)};
 }
@@ -247,8 +248,8 @@ SEXP materialize_lazy(SEXP x, unsigned* warnings) {
   SEXP values = values_of(x);
   if (values != R_NilValue) return values;
   LazyState& s = state_of(x);
-  // Not marked not mutable: values_private() counts its references.
   SEXP out = PROTECT(computed_copy(x, warnings));
+  MARK_NOT_MUTABLE(out);
   // The values are all that is needed now: the graph and its inputs can go, and
   // graphs made from x from now on read the values (one input node for all).
   SEXP leaves = PROTECT(alloc_vector(VECSXP, 1));
