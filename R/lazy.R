@@ -152,7 +152,9 @@
 #' write in place, and a stencil step that keeps views of `x` makes a new
 #' version. A direct call
 #' `` `[<-`(x, i, value = v) `` never writes in place (unless its first argument is
-#' a variable named `` `*tmp*` ``, the name R keeps for its complex assignment).
+#' a variable named `` `*tmp*` ``, the name R keeps for its complex assignment, that
+#' nothing else refers to). Called as functions, `` `[<-` `` and `` `[[<-` `` take
+#' their arguments by position and evaluate them from left to right, as base R's.
 #' Other subassignments are base R's too
 #' (shorter or longer masks, names, positions past the end, values of a higher type
 #' or to be recycled): one

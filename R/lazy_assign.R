@@ -9,18 +9,19 @@
 
 #' @export
 `[<-.gufunc_lazy` <- function(x, ..., value) {
-  if (missing(value) && ...length() > 0L) {
-    return(eval(value_named_call(sys.call(), "[<-", x), parent.frame()))
+  if (missing(value) || !value_last(sys.call())) {
+    return(positional_assign(x, "[<-", sys.call(), parent.frame(), value, ...))
   }
+  force_subscripts(environment())
   # R's complex assignment x[i] <- v calls `[<-`(`*tmp*`, i, value = v) with an x
   # that nothing else refers to (it duplicates a shared x first), which may then be
-  # written in place, as base R's would be.
+  # written in place, as base R's would be (lazy_assign.cpp checks that no other
+  # variable refers to x).
   in_place <- identical(sys.call()[[2L]], quote(`*tmp*`))
   y <- deferred_assign(x, substitute(list(...)), environment(), value, in_place)
   if (!is.null(y)) return(y)
   # An ordinary copy, changed in place: one copy, as base R's x[i] <- v makes of a
-  # shared x. (Writing into x's own values instead is not safe from an S3 method:
-  # R's reference counts cannot tell whether x is still referred to elsewhere.)
+  # shared x.
   y <- fallback_copy(x, "[<-")
   # A lazy value computed in one fused pass: R's subassignment would read it an
   # element at a time.
@@ -37,18 +38,45 @@
   y
 }
 
-# `[<-`(x, i, v) called as a function passes the value by position (R's own
-# x[i] <- v names it): the call of `generic` with the last argument named `value`
-# and x's value in place of x's expression (evaluated once already; the others are
-# not).
-value_named_call <- function(call, generic, x) {
+# `[<-` and `[[<-` called as functions match their arguments by position, whatever
+# their names: the last one is the value (R's own x[i] <- v names it `value`, and
+# last). Whether `call` names its last argument `value`, and no other.
+value_last <- function(call) {
+  tags <- names(call)
+  n <- length(call)
+  !is.null(tags) && tags[n] == "value" && !any(tags[-n] == "value")
+}
+
+# `generic`(x, ...) called with the value by position (`[<-`(x, i, v)), or named
+# but not last: the call with the last argument named `value` and x's value in
+# place of x's expression (evaluated once already; the others are not), evaluated
+# again where it was made. Where the call passes `...` on (lapply(l, `[<-`, i, v),
+# function(...) `[<-`(...)) it cannot be written out: base R's subassignment of
+# the arguments as they come (a value matched by name last), on a plain copy of x.
+positional_assign <- function(x, generic, call, frame, value, ...) {
+  passes_dots <- any(vapply(as.list(call)[-1L], identical, NA, quote(...)))
+  if (passes_dots || length(call) < 3L) {
+    y <- fallback_copy(x, generic)
+    base <- if (generic == "[<-") .Primitive("[<-") else .Primitive("[[<-")
+    return(if (missing(value)) base(y, ...) else base(y, ..., value = value))
+  }
   tags <- names(call)
   if (is.null(tags)) tags <- character(length(call))
+  tags[tags == "value"] <- ""
   tags[length(call)] <- "value"
   names(call) <- tags
   call[[1L]] <- as.name(generic)
   call[[2L]] <- x
-  call
+  eval(call, frame)
+}
+
+# Forces the subscripts of a subassignment method (frame: its environment) from
+# left to right, before its value, as base R evaluates the arguments of `[<-`(x, i,
+# value = v). (R's x[i] <- v has evaluated v first already.)
+force_subscripts <- function(frame) {
+  for (k in seq_len(eval(quote(...length()), frame))) {
+    if (!eval(call("missing", as.name(paste0("..", k))), frame)) eval(call("...elt", k), frame)
+  }
 }
 
 # The new version of lazy x with the elements the subscripts pick set to `value`,

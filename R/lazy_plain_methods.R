@@ -7,9 +7,10 @@
 
 #' @export
 `[[<-.gufunc_lazy` <- function(x, ..., value) {
-  if (missing(value) && ...length() > 0L) {
-    return(eval(value_named_call(sys.call(), "[[<-", x), parent.frame()))
+  if (missing(value) || !value_last(sys.call())) {
+    return(positional_assign(x, "[[<-", sys.call(), parent.frame(), value, ...))
   }
+  force_subscripts(environment())
   y <- fallback_copy(x, "[[<-")
   y[[...]] <- value
   y

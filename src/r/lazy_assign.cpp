@@ -35,6 +35,8 @@ namespace {
 // after step) is computed once it is kMaxPendingWrites long, and the next write
 // starts a new chain on the values.
 const int kMaxSmallWrites = 5;
+// References to x at most when R's complex assignment calls `[<-` (see below).
+const int kComplexAssignRefs = 4;
 const int kMaxPendingWrites = 16;
 
 // (The step of one column does not matter: make_assign() sets it to the rows.)
@@ -163,7 +165,11 @@ SEXP lazy_assign_entry(SEXP x, SEXP where, SEXP value, SEXP attributes, SEXP in_
       }
       if (writes >= kMaxPendingWrites) materialize_lazy(lazy, &warnings);
     }
-    if (Rf_asLogical(in_place) == TRUE && lazy == x &&
+    // In R's complex assignment x is referred to by the variable's binding, R's
+    // `*tmp*` (not in byte-compiled code), deferred_assign()'s argument and this
+    // call's: more, and another variable refers to it too (`*tmp*` <- x;
+    // `[<-`(`*tmp*`, i, value = v) called by hand).
+    if (Rf_asLogical(in_place) == TRUE && lazy == x && REFCNT(x) <= kComplexAssignRefs &&
         assign_in_place(x, region, value, &warnings)) {
       return x;
     }
