@@ -12,12 +12,17 @@
   if (missing(value) || !value_last(sys.call())) {
     return(positional_assign(x, "[<-", sys.call(), parent.frame(), value, ...))
   }
-  force_subscripts(environment())
   # R's complex assignment x[i] <- v calls `[<-`(`*tmp*`, i, value = v) with an x
   # that nothing else refers to (it duplicates a shared x first), which may then be
-  # written in place, as base R's would be (lazy_assign.cpp checks that no other
-  # variable refers to x).
-  in_place <- identical(sys.call()[[2L]], quote(`*tmp*`))
+  # written in place, as base R's would be. R's references to x then are the
+  # variable's binding, R's `*tmp*` (not in byte-compiled code) and the .Call's
+  # argument: more, and another variable refers to x (a `*tmp*` of the user's
+  # called by hand); more after the subscripts are computed, and one of them keeps
+  # x (a[{kept <- a; 2}] <- v), as base R finds out before it writes.
+  references <- .Call(C_lazy_references, x)
+  force_subscripts(environment())
+  in_place <- identical(sys.call()[[2L]], quote(`*tmp*`)) && references <= 3L &&
+    .Call(C_lazy_references, x) == references
   y <- deferred_assign(x, substitute(list(...)), environment(), value, in_place)
   if (!is.null(y)) return(y)
   # An ordinary copy, changed in place: one copy, as base R's x[i] <- v makes of a

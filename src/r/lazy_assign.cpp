@@ -35,8 +35,6 @@ namespace {
 // after step) is computed once it is kMaxPendingWrites long, and the next write
 // starts a new chain on the values.
 const int kMaxSmallWrites = 5;
-// References to x at most when R's complex assignment calls `[<-` (see below).
-const int kComplexAssignRefs = 4;
 const int kMaxPendingWrites = 16;
 
 // (The step of one column does not matter: make_assign() sets it to the rows.)
@@ -121,12 +119,20 @@ bool assign_in_place(SEXP x, const engine::Region& region, SEXP value, unsigned*
     unsigned value_warnings = 0;
     plain = materialize_lazy(lazy, &value_warnings);
     *warnings |= value_warnings;
+    // Base R warns while it computes the value, before it writes x: a warning
+    // made an error (options(warn = 2), a handler that jumps) leaves x as it was.
+    // So the write goes into a new version, returned after the warnings.
+    if (value_warnings != 0) return false;
   }
   before_values_change(x, region.first, region.position(region.count() - 1));
   write_region(data_of(values_of(x)), region, plain, dtype_size(state_of(x).dtype));
   ++in_place_writes;
   return true;
 }
+
+// .Call(C_lazy_references, x): R's count of references to x (REFCNT), this call's
+// own among them.
+SEXP references_of(SEXP x) { return Rf_ScalarInteger(REFCNT(x)); }
 
 // .Call(C_lazy_assign, x, c(first, rows, columns, step, planes, plane_step), value,
 // attributes, in_place): lazy vector x with the positions the region picks (first
@@ -165,11 +171,7 @@ SEXP lazy_assign_entry(SEXP x, SEXP where, SEXP value, SEXP attributes, SEXP in_
       }
       if (writes >= kMaxPendingWrites) materialize_lazy(lazy, &warnings);
     }
-    // In R's complex assignment x is referred to by the variable's binding, R's
-    // `*tmp*` (not in byte-compiled code), deferred_assign()'s argument and this
-    // call's: more, and another variable refers to it too (`*tmp*` <- x;
-    // `[<-`(`*tmp*`, i, value = v) called by hand).
-    if (Rf_asLogical(in_place) == TRUE && lazy == x && REFCNT(x) <= kComplexAssignRefs &&
+    if (Rf_asLogical(in_place) == TRUE && lazy == x &&
         assign_in_place(x, region, value, &warnings)) {
       return x;
     }
@@ -193,3 +195,5 @@ SEXP lazy_assign_entry(SEXP x, SEXP where, SEXP value, SEXP attributes, SEXP in_
 }  // namespace gufunc
 
 GUFUNC_CALL_ENTRY(lazy_assign, gufunc::r::lazy_assign_entry, 5);
+
+GUFUNC_CALL_ENTRY(lazy_references, gufunc::r::references_of, 1);
