@@ -3,7 +3,9 @@
 # runs (as views do: up to three levels of them), record a
 # new version of x (src/r/lazy_assign.cpp): nothing is copied now, and the new
 # version is computed when it is needed, in one pass into its own memory, with a
-# deferred value computed straight into the positions it goes to. x[mask] <- v
+# deferred value computed straight into the positions it goes to. Where x's values
+# are computed and nothing else refers to x, a small write goes into them instead,
+# as base R writes in place (assign_in_place() in lazy_assign.cpp). x[mask] <- v
 # with a mask as long as x and one value is an element-wise choice instead. Other
 # subassignments are base R's, on an ordinary copy.
 
@@ -19,10 +21,10 @@
   # argument: more, and another variable refers to x (a `*tmp*` of the user's
   # called by hand); more after the subscripts are computed, and one of them keeps
   # x (a[{kept <- a; 2}] <- v), as base R finds out before it writes.
-  references <- .Call(C_lazy_references, x)
+  complex <- identical(sys.call()[[2L]], quote(`*tmp*`))
+  references <- if (complex) .Call(C_lazy_references, x)
   force_subscripts(environment())
-  in_place <- identical(sys.call()[[2L]], quote(`*tmp*`)) && references <= 3L &&
-    .Call(C_lazy_references, x) == references
+  in_place <- complex && references <= 3L && .Call(C_lazy_references, x) == references
   y <- deferred_assign(x, substitute(list(...)), environment(), value, in_place)
   if (!is.null(y)) return(y)
   # An ordinary copy, changed in place: one copy, as base R's x[i] <- v makes of a
