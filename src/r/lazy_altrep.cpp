@@ -57,7 +57,7 @@ SEXP lazy_duplicate(SEXP x, Rboolean) {
       // before calling `[<-`, which copies the values itself (a second copy).
       SEXP copy = PROTECT(new_lazy_input(values, R_NilValue));
       state_of(copy).copy_on_write = true;
-      state_of(x).values_shared = true;  // the copy reads them through R
+      state_of(x).readers.reset();  // the copy reads them through R: never written
       state_of(copy).warned = state_of(x).warned;
       UNPROTECT(1);
       return copy;  // R gives it the attributes of x
@@ -103,7 +103,6 @@ void own_values(SEXP x) {
   s.node.reset();  // a graph made from x from now on reads the copy
   s.copy_on_write = false;
   s.values_borrowed = false;
-  s.values_shared = false;
   s.readers = std::make_shared<engine::BufferReaders>();
   UNPROTECT(2);
 }

@@ -75,18 +75,15 @@ bool writes_region(const engine::Node& node, const engine::Region& region) {
 void write_region(char* out, const engine::Region& region, SEXP value, size_t width) {
   const char* from = data_of(value);
   const bool one = XLENGTH(value) == 1;
-  intptr_t k = 0;
-  for (intptr_t p = 0; p < region.planes; ++p) {
-    for (intptr_t c = 0; c < region.columns; ++c) {
-      char* to = out + (region.first + p * region.plane_step + c * region.step) * width;
-      if (!one) {
-        std::memcpy(to, from + k * width, region.rows * width);
-      } else {
-        for (intptr_t r = 0; r < region.rows; ++r) std::memcpy(to + r * width, from, width);
-      }
-      k += region.rows;
-    }
-  }
+  region.runs_within(region.first, region.position(region.count() - 1) + 1,
+                     [&](intptr_t i, intptr_t a, intptr_t b) {
+                       char* to = out + a * width;
+                       if (!one) {
+                         std::memcpy(to, from + i * width, (b - a) * width);
+                         return;
+                       }
+                       for (intptr_t k = a; k < b; ++k, to += width) std::memcpy(to, from, width);
+                     });
 }
 
 // x[i] <- value written into x's own values, as base R writes a vector nothing else

@@ -51,15 +51,14 @@ struct LazyState {
   // views of a deferred value (lazy_view.cpp) and by its duplicates: computing
   // elements through any of them counts for all.
   std::shared_ptr<unsigned> warned = std::make_shared<unsigned>(0);
-  // The values were handed out as R vectors (materialize(), a duplicate sharing
-  // them): they are no longer x's alone. Set again to false with new values.
-  bool values_shared = false;
   // The subassignments that were waiting on x when its values were computed (0
   // for values of another kind of node): how many writes a new version made of x
   // is likely to serve.
   int writes_per_version = 0;
-  // Where the values are x's own: the input nodes reading them, given a copy of
-  // what they read before x's values change in place (engine/buffer_readers.hpp).
+  // Where the values are x's own (computed by x, not handed out as R vectors nor
+  // shared with a duplicate): the input nodes reading them, given a copy of what
+  // they read before x's values change in place (engine/buffer_readers.hpp); null
+  // otherwise.
   std::shared_ptr<engine::BufferReaders> readers;
   // lazy_file() of a whole file: the file its values are (serialized as its path).
   std::shared_ptr<const engine::MappedFile> file;

@@ -151,14 +151,16 @@ void set_plain_attributes(SEXP x, SEXP attributes) {
 bool lazy_is_materialized(SEXP x) { return values_of(x) != R_NilValue; }
 
 void mark_values_shared(SEXP x) {
-  state_of(x).values_shared = true;
+  state_of(x).readers.reset();  // never written in place from now on
   MARK_NOT_MUTABLE(x);
 }
 
 bool values_private(SEXP x) {
+  // Values x computed itself have readers (the user's vector of lazy(x), and
+  // those of a duplicate, never do) until they are handed out; a file's values
+  // stand for the file.
   const LazyState& s = state_of(x);
-  return values_of(x) != R_NilValue && s.readers && !s.values_shared && !s.values_borrowed &&
-         !s.copy_on_write && !s.file;
+  return values_of(x) != R_NilValue && s.readers && !s.file;
 }
 
 namespace {
@@ -256,7 +258,6 @@ SEXP materialize_lazy(SEXP x, unsigned* warnings) {
   SET_VECTOR_ELT(leaves, 0, out);
   s.writes_per_version = s.node ? engine::pending_assigns(*s.node) : 0;
   s.readers = std::make_shared<engine::BufferReaders>();
-  s.values_shared = false;
   s.node = input_node(out, 1, s.readers);
   SEXP slots = R_altrep_data2(x);
   set_values(x, out);

@@ -129,14 +129,21 @@ masked_base_names <- function() {
   sort(exports[vapply(exports, exists, NA, envir = baseenv(), inherits = FALSE)])
 }
 
+# An environment of base R's versions of the names gufunc masks, in `parent`.
+base_masks_env <- function(parent = globalenv()) {
+  list2env(mget(masked_base_names(), envir = baseenv()), parent = parent)
+}
+
 # Closure `fun` with base R's versions of the masked names (an oracle on plain
 # operands); a primitive as it is.
 with_base_masks <- function(fun) {
   if (is.primitive(fun)) return(fun)
-  environment(fun) <- list2env(mget(masked_base_names(), envir = baseenv()),
-                               parent = environment(fun))
+  environment(fun) <- base_masks_env(environment(fun))
   fun
 }
+
+# Inputs lazy() takes.
+lazyable <- function(a) typeof(a) %in% c("double", "integer", "logical") && !is.object(a)
 
 # "<label> [<source>]: mask on plain operands" when gufunc's mask of a base R
 # function, called on plain operands with every lazy operation deferred, differs

@@ -50,3 +50,7 @@ session_libs <- function() paste(.libPaths(), collapse = .Platform$path.sep)
 # c(gufunc loop iterations run, largest full-length engine buffer in bytes) since the
 # last call, which resets both.
 engine_counters <- function() .Call(gufunc:::C_test_engine_counters, TRUE)
+
+# c(subassignments written in place, bytes of values copied for their readers first)
+# since the last call, which resets both (src/r/lazy_assign.cpp).
+in_place_counters <- function() .Call(gufunc:::C_test_in_place_counters, TRUE)

@@ -25,11 +25,6 @@
 # gufunc.lazy_min_length = 0 (every lazy operation deferred), longer ones with the
 # helpers' 1000.
 
-in_place_counters <- function() .Call(gufunc:::C_test_in_place_counters, TRUE)
-
-# Inputs lazy() takes.
-lazyable <- function(a) typeof(a) %in% c("double", "integer", "logical") && !is.object(a)
-
 # How the target is made from the input (lazy(x0) or x0) inside each way.
 target_kinds <- list(
   leaf = function(z) z,
@@ -49,11 +44,6 @@ lazy_target <- function(kind) {
     if (!is_lazy(z)) stop("the target is not lazy")
     z
   }
-}
-
-# The base R versions of the names gufunc masks, for the oracle's code.
-base_masks_env <- function() {
-  list2env(mget(masked_base_names(), envir = baseenv()), parent = globalenv())
 }
 
 # Runs `code` one way: x <- prep(x0), then code, giving x (alias, reader: with the

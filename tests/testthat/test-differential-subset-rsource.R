@@ -8,8 +8,8 @@
 # must still hold its values afterwards. Only values and operations are taken
 # over; the expected results are base R's on this machine.
 
-# Inputs lazy() takes (others stay plain: the case then runs on the other operand).
-lazyable <- function(a) typeof(a) %in% c("double", "integer", "logical") && !is.object(a)
+# Inputs lazy() does not take stay plain (lazyable(), helper-differential.R): the
+# case then runs on the other operand.
 
 # A case collector: add(label, x, f, v) compares f(x, v) of base R with f on the
 # lazy variants of x and v; mismatches() lists the failing ones as "label: paths".

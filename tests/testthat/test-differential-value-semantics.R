@@ -15,8 +15,6 @@
 # unread: base R warns when it computes it, a lazy value that is never computed
 # does not; that is deferral, not value semantics.)
 
-vs_in_place_counters <- function() .Call(gufunc:::C_test_in_place_counters, TRUE)
-
 # ---- running one program ------------------------------------------------------
 
 # Every variable of `env` but functions, by name: lazy values materialized, lists
@@ -960,9 +958,9 @@ vs_campaign <- function(seed, count, threads) {
   for (i in seq_along(programs)) {
     p <- programs[[i]]
     settings <- c(p$settings, list(threads = threads))
-    vs_in_place_counters()
+    in_place_counters()
     bad <- vs_compare(p$prog, p$inputs, p$mode, settings)
-    if (vs_in_place_counters()[1L] > 0) in_place <- in_place + 1L
+    if (in_place_counters()[1L] > 0) in_place <- in_place + 1L
     if (!length(bad)) {
       if (isTRUE(attr(bad, "base_failed"))) errored <- errored + 1L
       next
@@ -1086,9 +1084,9 @@ test_that("an assignment stopped by its value's warning leaves x as it was", {
   cases <- list(caught = caught, as_error = as_error)
   for (nm in names(cases)) {
     base <- cases[[nm]](m)
-    vs_in_place_counters()
+    in_place_counters()
     got <- with_options(list(gufunc.lazy_min_length = 0), cases[[nm]](lazy(m)))
-    if (vs_in_place_counters()[1L] == 0) next # (deferred: the warning comes later)
+    if (in_place_counters()[1L] == 0) next # (deferred: the warning comes later)
     expect_identical(got$r, base$r, label = paste0(nm, ": the outcome"))
     expect_true(identical(suppressWarnings(materialize(got$a)), base$a),
                 label = paste0(nm, ": x keeps its old values"))

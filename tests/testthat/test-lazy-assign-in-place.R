@@ -4,8 +4,6 @@
 # write reaches gets a copy first). Anything that refers to x, or to its values,
 # keeps base R's value semantics.
 
-in_place_counters <- function() .Call(gufunc:::C_test_in_place_counters, TRUE)
-
 test_that("a subassignment writes a lazy value's own computed values in place", {
   m <- matrix(as.double(1:20000), 200)
   f <- function(m) {
