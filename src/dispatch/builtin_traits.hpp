@@ -66,6 +66,10 @@ enum KernelSetFlag : unsigned {
   // read from a file may be computed a block of n at a time, each block starting from
   // the sums so far (engine/contraction_blocks.hpp), with the same bits.
   kSumsInIndexOrder = 4u,
+  // Neither warns nor fails, whatever its operands (IEEE double arithmetic): a value
+  // computed by such kernels alone cannot stop half way, so it may be computed
+  // straight into the memory it replaces (engine/assign.hpp, writes_without_failing).
+  kNeverFails = 8u,
 };
 
 struct BuiltinTraits {

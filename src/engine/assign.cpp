@@ -5,6 +5,7 @@
 #include <cstring>
 #include <vector>
 
+#include "dispatch/table.hpp"
 #include "engine/scratch_buffer.hpp"
 
 namespace gufunc {
@@ -149,6 +150,35 @@ unsigned evaluate_assign(const NodePtr& root, const std::vector<Run>& runs, char
     }
   }
   return warnings;
+}
+
+bool writes_without_failing(const Node& value) {
+  std::vector<const Node*> todo{&value}, seen;
+  while (!todo.empty()) {
+    const Node* n = todo.back();
+    todo.pop_back();
+    if (std::find(seen.begin(), seen.end(), n) != seen.end()) continue;
+    seen.push_back(n);
+    if (n->kind == NodeKind::Scalar) continue;
+    if (n->kind == NodeKind::Input) {
+      if (n->view.file_fd >= 0) return false;
+      continue;
+    }
+    if (n->kind != NodeKind::Map || (n->function->set_flags(n->match.index) & kNeverFails) == 0) {
+      return false;
+    }
+    for (const NodePtr& child : n->children) todo.push_back(child.get());
+  }
+  return true;
+}
+
+unsigned evaluate_into_region(const NodePtr& value, const Region& region, char* out,
+                              const EvalOptions& options) {
+  if (region.count() == 0) return 0;
+  const size_t es = dtype_size(value->dtype);
+  const intptr_t begin = region.first;
+  const intptr_t end = region.position(region.count() - 1) + 1;
+  return evaluate_pieces(value, region_pieces(region, begin, end, out + begin * es, es), options);
 }
 
 }  // namespace engine

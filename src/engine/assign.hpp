@@ -21,5 +21,17 @@ namespace engine {
 unsigned evaluate_assign(const NodePtr& root, const std::vector<Run>& runs, char* out,
                          const EvalOptions& options);
 
+// Whether computing `value` can neither warn nor fail: memory inputs (not files,
+// which may change), constants, and builtin kernels flagged kNeverFails. Such a
+// value may be computed straight into the memory it replaces (x[i, j] <- v in
+// place, src/r/lazy_assign.cpp): the write cannot stop half way.
+bool writes_without_failing(const Node& value);
+
+// Evaluates `value` (region.count() elements) into the positions of `region` in
+// `out`, the memory of the vector the region is of: element k to position k of the
+// region. `value` must not read those positions of `out`.
+unsigned evaluate_into_region(const NodePtr& value, const Region& region, char* out,
+                              const EvalOptions& options);
+
 }  // namespace engine
 }  // namespace gufunc

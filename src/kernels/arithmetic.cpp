@@ -165,25 +165,31 @@ GUFUNC_SIMD_CLONES int divide_double_loop(char** args, const intptr_t* dimension
 void register_arithmetic_kernels(Table& table) {
   const char* ii_i = "integer, integer -> integer";
   const char* dd_d = "double, double -> double";
+  // Integer arithmetic warns on overflow (NA); double +, -, * and / never warn
+  // (the order of a function's sets is the order they are tried in).
   add_builtins(table, Family::Arithmetic,
                {
                    strided_init("+", ii_i, binary_loop<PlusInt>),
-                   strided_init("+", dd_d, binary_loop<PlusDouble>),
                    strided_init("+", "integer -> integer", unary_loop<Identity<int>>),
-                   strided_init("+", "double -> double", unary_loop<Identity<double>>),
                    strided_init("-", ii_i, binary_loop<MinusInt>),
-                   strided_init("-", dd_d, binary_loop<MinusDouble>),
                    strided_init("-", "integer -> integer", unary_loop<NegateInt>),
-                   strided_init("-", "double -> double", unary_loop<NegateDouble>),
                    strided_init("*", ii_i, binary_loop<TimesInt>),
+                   strided_init("/", "integer, integer -> double", binary_loop<DivideInt>),
                });
-  // Its products are plain IEEE ones: sum(x * y) may compute them itself.
-  add_builtin(table, Family::Arithmetic, strided_init("*", dd_d, binary_loop<TimesDouble>),
-              kFoldsIntoSum);
   add_builtins(table, Family::Arithmetic,
                {
-                   strided_init("/", "integer, integer -> double", binary_loop<DivideInt>),
+                   strided_init("+", dd_d, binary_loop<PlusDouble>),
+                   strided_init("+", "double -> double", unary_loop<Identity<double>>),
+                   strided_init("-", dd_d, binary_loop<MinusDouble>),
+                   strided_init("-", "double -> double", unary_loop<NegateDouble>),
                    strided_init("/", dd_d, divide_double_loop),
+               },
+               kNeverFails);
+  // Its products are plain IEEE ones: sum(x * y) may compute them itself.
+  add_builtin(table, Family::Arithmetic, strided_init("*", dd_d, binary_loop<TimesDouble>),
+              kFoldsIntoSum | kNeverFails);
+  add_builtins(table, Family::Arithmetic,
+               {
                    strided_init("^", "integer, integer -> double", binary_loop<PowInt>),
                    strided_init("^", dd_d, pow_double_loop),
                    strided_init("%%", ii_i, binary_loop<ModInt>),
@@ -194,7 +200,8 @@ void register_arithmetic_kernels(Table& table) {
   // R's as.double() of integers and logicals: they arrive cast, NA as NA_real_'s
   // own bits, which a copy keeps (x + 0 would set its NaN's quiet bit).
   add_builtin(table, Family::Math,
-              strided_init("as.double", "double -> double", unary_loop<Identity<double>>));
+              strided_init("as.double", "double -> double", unary_loop<Identity<double>>),
+              kNeverFails);
 }
 
 }  // namespace gufunc

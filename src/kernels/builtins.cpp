@@ -12,8 +12,9 @@ void add_builtin(Table& table, Family family, const gufunc_kernel_init& init, un
   f.add_set_flags(f.size() - 1, set_flags);
 }
 
-void add_builtins(Table& table, Family family, std::initializer_list<gufunc_kernel_init> inits) {
-  for (const gufunc_kernel_init& init : inits) add_builtin(table, family, init);
+void add_builtins(Table& table, Family family, std::initializer_list<gufunc_kernel_init> inits,
+                  unsigned set_flags) {
+  for (const gufunc_kernel_init& init : inits) add_builtin(table, family, init, set_flags);
 }
 
 void register_builtin_kernels(Table& base) {

@@ -26,7 +26,8 @@ void register_extreme_kernels(Table& table);         // kernels/extremes.cpp
 // values defer; `set_flags` are KernelSetFlag bits of this kernel set.
 void add_builtin(Table& table, Family family, const gufunc_kernel_init& init,
                  unsigned set_flags = 0);
-void add_builtins(Table& table, Family family, std::initializer_list<gufunc_kernel_init> inits);
+void add_builtins(Table& table, Family family, std::initializer_list<gufunc_kernel_init> inits,
+                  unsigned set_flags = 0);
 
 // All families, under base R's names, plus the aliases add, subtract, multiply
 // and divide for + - * /.

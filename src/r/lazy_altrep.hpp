@@ -97,6 +97,12 @@ SEXP computed_copy(SEXP x, unsigned* warnings);
 // caching nothing; returns warning bits as materialize_lazy().
 unsigned evaluate_into(SEXP x, char* out);
 
+// Evaluates deferred lazy vector x into the positions of `region` in `out` (the
+// values of the vector the region is of) without checking for interrupts or
+// reporting progress: for a value that cannot stop half way
+// (engine::writes_without_failing). Warnings as for materialize_lazy().
+unsigned evaluate_into_region(SEXP x, const engine::Region& region, char* out);
+
 // Evaluates deferred lazy vector x a piece of at most `piece` elements at a time
 // into `buffer` (room for `piece` values), calling write(begin, end) after each:
 // a value larger than memory streamed to a file. One progress report for all

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "dispatch/apply.hpp"
+#include "engine/assign.hpp"
 #include "engine/evaluate.hpp"
 #include "engine/mapped_file.hpp"
 #include "r/eval_settings.hpp"
@@ -313,6 +314,16 @@ unsigned evaluate_into(SEXP x, char* out) {
   const engine::NodePtr node = s.node;
   return unraised_warnings(s, evaluate_guarded(s, [&](const engine::EvalOptions& options) {
                              return engine::evaluate(node, 0, s.length, out, options);
+                           }));
+}
+
+unsigned evaluate_into_region(SEXP x, const engine::Region& region, char* out) {
+  LazyState& s = state_of(x);
+  const engine::NodePtr node = s.node;
+  return unraised_warnings(s, evaluate_guarded(s, [&](const engine::EvalOptions& options) {
+                             engine::EvalOptions uninterrupted = options;
+                             uninterrupted.hooks = RoundHooks();
+                             return engine::evaluate_into_region(node, region, out, uninterrupted);
                            }));
 }
 

@@ -62,17 +62,21 @@ SEXP collector_weight_bytes(SEXP x) {
 
 }  // namespace
 
-extern double in_place_writes;  // lazy_assign.cpp
+extern double in_place_writes, direct_writes;  // lazy_assign.cpp
 
 namespace {
 // c(subassignments written in place, bytes of values copied for their readers
-// first) so far; both zero afterwards if `reset`.
+// first, of those writes the ones whose value was computed straight into x) so
+// far; all zero afterwards if `reset`.
 SEXP in_place_counters(SEXP reset) {
   return guarded([&]() -> SEXP {
-    SEXP out = Rf_allocVector(REALSXP, 2);
+    SEXP out = Rf_allocVector(REALSXP, 3);
     REAL(out)[0] = in_place_writes;
     REAL(out)[1] = engine::reader_bytes_copied();
-    if (Rf_asLogical(reset) == TRUE) in_place_writes = engine::reader_bytes_copied() = 0;
+    REAL(out)[2] = direct_writes;
+    if (Rf_asLogical(reset) == TRUE) {
+      in_place_writes = direct_writes = engine::reader_bytes_copied() = 0;
+    }
     return out;
   });
 }

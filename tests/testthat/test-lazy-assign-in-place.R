@@ -133,6 +133,68 @@ test_that("the value's warnings are raised when it is written in place", {
   expect_identical(materialize(out), expected)
 })
 
+test_that("a value of double arithmetic is computed straight into x", {
+  withr::local_options(gufunc.lazy_min_length = 1000) # values of 1000 elements are deferred
+  m <- matrix(runif(200000) - 0.5, 1000)
+  f <- function(m) {
+    a <- lazy(m) * 1
+    invisible(c(a))
+    kept <- a[101:160, 11:60] # a view the writes reach, bound to a name
+    # Reads the positions it writes, and other elements of a.
+    a[101:160, 11:60] <- a[101:160, 11:60] * 2 - a[101:160, 1] / 3
+    value <- a[1:40, 1:50] - 1 # kept as a name too: it reads a's old values later
+    a[1:40, 1:50] <- value
+    # A shifted read: base R's copy, not a running sum.
+    a[2:61, 70:119] <- a[1:60, 70:119] + 1
+    list(a = a, kept = kept, value = value)
+  }
+  in_place_counters()
+  r <- f(m)
+  counters <- in_place_counters()
+  expect_equal(counters[c(1, 3)], c(3, 3))
+  b <- m * 1
+  old <- b
+  b[101:160, 11:60] <- b[101:160, 11:60] * 2 - b[101:160, 1] / 3
+  value <- b[1:40, 1:50] - 1
+  b[1:40, 1:50] <- value
+  b[2:61, 70:119] <- b[1:60, 70:119] + 1
+  expect_identical(materialize(r$a), b)
+  expect_identical(materialize(r$kept), old[101:160, 11:60])
+  expect_identical(materialize(r$value), value)
+})
+
+test_that("a value that may warn is computed before x is written", {
+  withr::local_options(gufunc.lazy_min_length = 1000)
+  m <- matrix(as.double(1:200000), 1000)
+  f <- function(m, op) {
+    a <- lazy(m) * 1
+    invisible(c(a))
+    a[1:60, 1:50] <- op(a[1:60, 1:50])
+    a
+  }
+  cases <- list(
+    function(v) v %% 7, # %% of doubles may warn
+    function(v) exp(v / 1e5), # math functions
+    function(v) v^2 # not flagged as never failing
+  )
+  for (k in seq_along(cases)) {
+    in_place_counters()
+    out <- f(m, cases[[k]])
+    counters <- in_place_counters()
+    expect_equal(counters[c(1, 3)], c(1, 0), info = k)
+    expected <- m * 1
+    expected[1:60, 1:50] <- cases[[k]](expected[1:60, 1:50])
+    expect_identical(materialize(out), expected, info = k)
+  }
+  # One that warns goes into a new version (the warning comes first).
+  in_place_counters()
+  expect_warning(out <- f(m, function(v) sqrt(v - 10)), "NaNs produced")
+  expect_equal(in_place_counters()[c(1, 3)], c(0, 0))
+  expected <- m * 1
+  expected[1:60, 1:50] <- suppressWarnings(sqrt(expected[1:60, 1:50] - 10))
+  expect_identical(materialize(out), expected)
+})
+
 test_that("Gaussian elimination on a lazy matrix is base R's, most steps in place", {
   # The benchmark's program (inst/benchmarks/programs/gauss.R), on a smaller matrix.
   program <- new.env()
