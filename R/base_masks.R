@@ -135,10 +135,12 @@ ifelse <- function(test, yes, no) {
 #' @rdname base_masks
 #' @export
 pmax <- function(..., na.rm = FALSE) {
-  if (any_lazy_class(list(...))) {
-    value <- lazy_extreme("pmax", list(...), na.rm, sys.call())
+  args <- list(...)
+  on.exit(.Call(C_release_operands, args, NULL))  # as in Ops.gufunc_lazy
+  if (any_lazy_class(args)) {
+    value <- lazy_extreme("pmax", args, na.rm, sys.call())
     if (!is.null(value)) return(value)
-    return(extreme_of_values("pmax", list(...), na.rm, sys.call()))
+    return(extreme_of_values("pmax", args, na.rm, sys.call()))
   }
   with_user_call(sys.call(), base::pmax(..., na.rm = na.rm))
 }
@@ -146,10 +148,12 @@ pmax <- function(..., na.rm = FALSE) {
 #' @rdname base_masks
 #' @export
 pmin <- function(..., na.rm = FALSE) {
-  if (any_lazy_class(list(...))) {
-    value <- lazy_extreme("pmin", list(...), na.rm, sys.call())
+  args <- list(...)
+  on.exit(.Call(C_release_operands, args, NULL))  # as in Ops.gufunc_lazy
+  if (any_lazy_class(args)) {
+    value <- lazy_extreme("pmin", args, na.rm, sys.call())
     if (!is.null(value)) return(value)
-    return(extreme_of_values("pmin", list(...), na.rm, sys.call()))
+    return(extreme_of_values("pmin", args, na.rm, sys.call()))
   }
   with_user_call(sys.call(), base::pmin(..., na.rm = na.rm))
 }
@@ -158,7 +162,9 @@ pmin <- function(..., na.rm = FALSE) {
 #' @export
 atan2 <- function(y, x) {
   if (is_lazy(y) || is_lazy(x)) {
-    value <- lazy_builtin_map("atan2", list(y, x), sys.call())
+    args <- list(y, x)
+    on.exit(.Call(C_release_operands, args, NULL))  # as in Ops.gufunc_lazy
+    value <- lazy_builtin_map("atan2", args, sys.call())
     if (!is.null(value)) return(value)
   }
   with_user_call(sys.call(), base::atan2(plain(y, "atan2"), plain(x, "atan2")))
@@ -235,12 +241,13 @@ lazy_ifelse <- function(test, yes, no) {
   }
   type <- typeof(yes)
   if (!type %in% numbers || typeof(no) != type) return(NULL)
-  for (v in list(yes, no)) {
-    if (!length(v) %in% c(1L, n)) return(NULL)
-    if (!is.null(oldClass(v)) && !identical(oldClass(v), "gufunc_lazy")) return(NULL)
+  branch_fits <- function(v) {
+    length(v) %in% c(1L, n) && (is.null(oldClass(v)) || identical(oldClass(v), "gufunc_lazy"))
   }
-  .Call(C_lazy_map, "ifelse", list(test, unclass_plain(yes), unclass_plain(no)), "base",
-        attributes(unclass(test)))
+  if (!branch_fits(yes) || !branch_fits(no)) return(NULL)
+  operands <- list(test, unclass_plain(yes), unclass_plain(no))
+  on.exit(.Call(C_release_operands, operands, NULL))  # as in Ops.gufunc_lazy
+  .Call(C_lazy_map, "ifelse", operands, "base", attributes(unclass(test)))
 }
 
 # Whether lazy logical `test` has a TRUE (yes) and a FALSE (no). The first elements

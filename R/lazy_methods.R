@@ -33,6 +33,10 @@ Ops.gufunc_lazy <- function(e1, e2) {
   # Operands of + and * in the order that gives base R's NaN (swap_nan_order);
   # attributes still follow the written order (args).
   computed <- swap_nan_order(args, .Generic)
+  # R counts a reference from every list that held an operand for good: emptied on
+  # the way out, so that the operands can still be written in place
+  # (src/r/operand_references.cpp).
+  on.exit(.Call(C_release_operands, args, computed))
   # The call is a promise: only base R's attribute rules need it.
   value <- lazy_builtin_map(.Generic, args, generic_call(sys.call(), .Generic), computed)
   if (is.null(value)) base_fallback(.Generic, args) else value
@@ -80,6 +84,7 @@ Math.gufunc_lazy <- function(x, ...) {
     if (.Call(C_math_zone, .Generic, materialize(x))) return(base_fallback(.Generic, list(x)))
   }
   args <- deferred_math_operands(.Generic, x, ...)
+  on.exit(.Call(C_release_operands, args, NULL))  # as in Ops.gufunc_lazy
   value <- if (!is.null(args)) lazy_builtin_map(.Generic, args, generic_call(sys.call(), .Generic))
   if (is.null(value)) base_fallback(.Generic, list(x, ...)) else value
 }
@@ -87,6 +92,7 @@ Math.gufunc_lazy <- function(x, ...) {
 #' @export
 Summary.gufunc_lazy <- function(..., na.rm = FALSE) {
   args <- list(...)
+  on.exit(.Call(C_release_operands, args, NULL))  # as in Ops.gufunc_lazy
   # any() and all() of numbers coerce them with base R's warnings: base R does it.
   if (length(args) == 1L && is.null(names(args)) && lazy_operand(args[[1L]]) &&
       (is.logical(args[[1L]]) || !.Generic %in% c("any", "all")) &&

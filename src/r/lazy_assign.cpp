@@ -146,10 +146,6 @@ bool assign_in_place(SEXP x, const engine::Region& region, SEXP value, unsigned*
   return true;
 }
 
-// .Call(C_lazy_references, x): R's count of references to x (REFCNT), this call's
-// own among them.
-SEXP references_of(SEXP x) { return Rf_ScalarInteger(REFCNT(x)); }
-
 // .Call(C_lazy_assign, x, c(first, rows, columns, step, planes, plane_step), value,
 // attributes, in_place): lazy vector x with the positions the region picks (first
 // 0-based; the last two may be left out for one plane) set to `value` (of
@@ -211,5 +207,3 @@ SEXP lazy_assign_entry(SEXP x, SEXP where, SEXP value, SEXP attributes, SEXP in_
 }  // namespace gufunc
 
 GUFUNC_CALL_ENTRY(lazy_assign, gufunc::r::lazy_assign_entry, 5);
-
-GUFUNC_CALL_ENTRY(lazy_references, gufunc::r::references_of, 1);

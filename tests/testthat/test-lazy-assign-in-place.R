@@ -86,6 +86,33 @@ test_that("an x that something else refers to is not written in place", {
   expect_identical(materialize(r$a), last)
 })
 
+test_that("an operand of an operator or a math function can still be written in place", {
+  # Base R's operators leave an operand's reference count as it was; gufunc's
+  # methods gather operands in lists, which R would count for good.
+  m <- matrix(runif(200000), 1000)
+  f <- function(m) {
+    a <- lazy(m) * 1
+    invisible(c(a))
+    # (Computed now: a graph still reading a would take a copy of all of it.)
+    b <- materialize(a * 2)
+    d <- materialize(-a)
+    e <- materialize(a > 0.5)
+    g <- materialize(exp(a))
+    a[1:5, 1] <- 0
+    list(a = a, b = b, d = d, e = e, g = g)
+  }
+  in_place_counters()
+  r <- f(m)
+  expect_equal(in_place_counters()[1], 1)
+  expected <- m * 1
+  expect_identical(r$b, expected * 2)
+  expect_identical(r$d, -expected)
+  expect_identical(r$e, expected > 0.5)
+  expect_identical(r$g, exp(expected))
+  expected[1:5, 1] <- 0
+  expect_identical(materialize(r$a), expected)
+})
+
 test_that("lazy(m) is never written in place: m stays as it is", {
   m <- matrix(runif(20000), 200)
   keep <- m + 0
