@@ -17,34 +17,6 @@
 
 # ---- running one program ------------------------------------------------------
 
-# Every variable of `env` but functions, by name: lazy values materialized, lists
-# element by element, environments as the same of their variables.
-vs_snapshot <- function(env) {
-  out <- list()
-  for (nm in sort(ls(env, all.names = TRUE))) {
-    v <- get(nm, envir = env, inherits = FALSE)
-    if (!is.function(v)) out[[nm]] <- vs_plain(v)
-  }
-  out
-}
-
-vs_plain <- function(v) {
-  if (is.environment(v)) return(list(environment = vs_snapshot(v)))
-  if (inherits(v, "gufunc_lazy")) return(materialize(v))
-  if (is.list(v) && length(v)) v[] <- lapply(v, vs_plain)
-  for (a in setdiff(names(attributes(v)), c("names", "dim", "dimnames", "class"))) {
-    attr(v, a) <- vs_plain(attr(v, a))
-  }
-  v
-}
-
-# The body of a program: its prelude, steps and final steps, then the snapshot of
-# the frame it runs in.
-vs_body <- function(prog) {
-  as.call(c(as.name("{"), prog$prelude, prog$steps, prog$final,
-            list(quote(vs_snapshot(environment())))))
-}
-
 # list(value, warnings) of a program run on `inputs` (a named list of plain
 # values; lazy() of each with `lazy_run`). `mode`: "function" (the body of a
 # closure called with the inputs), "compiled" (the same, byte-compiled) or "local"
@@ -57,24 +29,7 @@ vs_run <- function(prog, inputs, lazy_run, mode) {
   } else {
     function(x) x
   }
-  args <- if (lazy_run) lapply(inputs, lazy) else inputs
-  warnings <- character()
-  value <- tryCatch(withCallingHandlers({
-    if (mode == "local") {
-      for (nm in names(args)) assign(nm, args[[nm]], envir = host)
-      eval(call("local", vs_body(prog)), host)
-    } else {
-      formals <- rep(list(quote(expr = )), length(args))
-      names(formals) <- names(args)
-      f <- eval(call("function", as.pairlist(formals), vs_body(prog)), host)
-      if (mode == "compiled") f <- compiler::cmpfun(f)
-      do.call(f, args)
-    }
-  }, warning = function(w) {
-    warnings <<- c(warnings, conditionMessage(w))
-    invokeRestart("muffleWarning")
-  }), error = function(e) structure(conditionMessage(e), class = "vs_error"))
-  list(value = value, warnings = sort(unique(warnings)))
+  program_run(prog, if (lazy_run) lapply(inputs, lazy) else inputs, host, mode)
 }
 
 # The options of `settings` (threads, lazy_min_length, block size).
@@ -91,59 +46,18 @@ vs_compare <- function(prog, inputs, mode, settings) {
     base <- vs_run(prog, inputs, FALSE, mode)
     got <- vs_run(prog, inputs, TRUE, mode)
   })
-  bad <- character()
-  base_failed <- inherits(base$value, "vs_error")
-  if (!identical(inputs, keep)) bad <- c(bad, "an input changed")
-  if (!identical(got$warnings, base$warnings)) {
-    bad <- c(bad, sprintf("warnings: base {%s} lazy {%s}", toString(base$warnings),
-                          toString(got$warnings)))
-  }
-  b <- base$value
-  g <- got$value
-  if (inherits(b, "vs_error") || inherits(g, "vs_error")) {
-    if (!identical(b, g)) {
-      bad <- c(bad, sprintf("outcome: base %s | lazy %s",
-                            if (inherits(b, "vs_error")) paste("error:", b) else "value",
-                            if (inherits(g, "vs_error")) paste("error:", g) else "value"))
-    }
-  } else {
-    if (!identical(names(b), names(g))) {
-      bad <- c(bad, sprintf("variables: base {%s} lazy {%s}", toString(names(b)),
-                            toString(names(g))))
-    }
-    for (nm in intersect(names(b), names(g))) {
-      # (Bit for bit, as the other differential tests compare: -0 is not 0, and NA
-      # and NaN payloads count.)
-      if (!identical(b[[nm]], g[[nm]], num.eq = FALSE, single.NA = FALSE)) {
-        bad <- c(bad, paste("variable", nm, "differs"))
-      }
-    }
-  }
-  structure(bad, base_failed = base_failed)
+  bad <- program_differences(base, got, inputs, keep)
+  structure(bad, base_failed = inherits(base$value, "program_error"))
 }
 
-# The program with steps (and helpers) left out, one at a time, while it still
-# mismatches.
+# The program with steps (and helpers) left out while it still mismatches.
 vs_shrink <- function(prog, inputs, mode, settings) {
-  repeat {
-    shrunk <- FALSE
-    for (part in c("final", "steps", "prelude")) {
-      for (k in rev(seq_along(prog[[part]]))) {
-        trial <- prog
-        trial[[part]] <- prog[[part]][-k]
-        if (length(vs_compare(trial, inputs, mode, settings))) {
-          prog <- trial
-          shrunk <- TRUE
-        }
-      }
-    }
-    if (!shrunk) return(prog)
-  }
+  program_shrink(prog, function(trial) length(vs_compare(trial, inputs, mode, settings)) > 0L)
 }
 
 # A standalone script that runs a (shrunk) program on plain and on lazy inputs.
 vs_script <- function(prog, make, inputs, mode, settings) {
-  body <- vs_body(prog)
+  body <- program_body(prog)
   if (mode == "local") body <- call("local", body)
   args <- paste(names(inputs), collapse = ", ")
   lines <- c(
@@ -151,8 +65,8 @@ vs_script <- function(prog, make, inputs, mode, settings) {
     sprintf("options(gufunc.threads = %d, gufunc.lazy_min_length = %d, gufunc.block_size = %s)",
             settings$threads, settings$min_length, deparse(settings$block)),
     paste("vs_input <-", paste(deparse(vs_input), collapse = "\n")),
-    paste("vs_snapshot <-", paste(deparse(vs_snapshot), collapse = "\n")),
-    paste("vs_plain <-", paste(deparse(vs_plain), collapse = "\n")),
+    paste("program_snapshot <-", paste(deparse(program_snapshot), collapse = "\n")),
+    paste("program_plain <-", paste(deparse(program_plain), collapse = "\n")),
     deparse(make),
     sprintf("run <- function(%s, relazy = function(x) x) %s", args,
             paste(deparse(body), collapse = "\n")),
@@ -172,8 +86,6 @@ vs_side_effects <- 1
 
 vs_types <- c("logical", "integer", "double")
 vs_wider <- function(t1, t2) vs_types[max(match(c(t1, t2), vs_types))]
-vs_pick <- function(x) x[[sample.int(length(x), 1L)]]
-vs_weighted <- function(w) names(w)[sample.int(length(w), 1L, prob = w)]
 
 # A run lo:hi inside 1..d of at most `most` elements.
 vs_run_in <- function(d, most = d) {
@@ -210,7 +122,7 @@ vs_region <- function(d, small = FALSE) {
   if (length(d) == 2L) {
     nr <- d[1L]
     nc <- d[2L]
-    kind <- vs_weighted(c(block = 6, row = 3, col = 3, single = 3, linear = 2,
+    kind <- pick_weighted(c(block = 6, row = 3, col = 3, single = 3, linear = 2,
                           all = if (small) 0 else 1, strided = 1, negative = 1, rowrun = 2))
     switch(kind,
       block = {
@@ -242,7 +154,7 @@ vs_region <- function(d, small = FALSE) {
       },
       all = {
         list(subs = list(NULL), count = n,
-             reread = function(v) vs_pick(list(call("rev", as.name(v)), as.name(v))))
+             reread = function(v) pick_one(list(call("rev", as.name(v)), as.name(v))))
       },
       strided = {
         s <- sample(2:4, 1L)
@@ -265,7 +177,7 @@ vs_region <- function(d, small = FALSE) {
       }
     )
   } else {
-    kind <- vs_weighted(c(plane = if (small) 0 else 3, box = 5, single = 3, tube = 2, linear = 2))
+    kind <- pick_weighted(c(plane = if (small) 0 else 3, box = 5, single = 3, tube = 2, linear = 2))
     switch(kind,
       plane = {
         list(subs = list(NULL, NULL, sample.int(d[3L], 1L)), count = d[1L] * d[2L],
@@ -298,9 +210,9 @@ vs_region <- function(d, small = FALSE) {
 # A constant of `type`.
 vs_constant <- function(type) {
   switch(type,
-    double = vs_pick(list(0, -1.5, 2.25, NA_real_, NaN, 1e10, -0.125)),
-    integer = vs_pick(list(0L, -3L, 7L, NA_integer_)),
-    logical = vs_pick(list(TRUE, FALSE, NA))
+    double = pick_one(list(0, -1.5, 2.25, NA_real_, NaN, 1e10, -0.125)),
+    integer = pick_one(list(0L, -3L, 7L, NA_integer_)),
+    logical = pick_one(list(TRUE, FALSE, NA))
   )
 }
 
@@ -308,9 +220,9 @@ vs_constant <- function(type) {
 vs_vector <- function(type, k) {
   if (k == 1L) return(vs_constant(type))
   switch(type,
-    double = vs_pick(list(bquote(seq_len(.(k)) / 8), bquote(rev(seq_len(.(k))) * -0.25),
+    double = pick_one(list(bquote(seq_len(.(k)) / 8), bquote(rev(seq_len(.(k))) * -0.25),
                           bquote(rep_len(c(1.5, NA, -2), .(k))))),
-    integer = vs_pick(list(bquote(seq_len(.(k))), bquote(rep_len(c(-2L, NA, 5L), .(k))))),
+    integer = pick_one(list(bquote(seq_len(.(k))), bquote(rep_len(c(-2L, NA, 5L), .(k))))),
     logical = bquote(rep_len(c(TRUE, NA, FALSE), .(k)))
   )
 }
@@ -320,8 +232,8 @@ vs_vector <- function(type, k) {
 vs_same_type_change <- function(e, type, reverse = TRUE) {
   if (reverse && runif(1) < 0.15) return(call("rev", e))
   switch(type,
-    double = vs_pick(list(bquote(.(e) * 2), bquote(.(e) + 0.5), bquote(-.(e)))),
-    integer = vs_pick(list(bquote(.(e) + 1L), bquote(-.(e)))),
+    double = pick_one(list(bquote(.(e) * 2), bquote(.(e) + 0.5), bquote(-.(e)))),
+    integer = pick_one(list(bquote(.(e) + 1L), bquote(-.(e)))),
     logical = bquote(!.(e))
   )
 }
@@ -331,11 +243,11 @@ vs_same_type_change <- function(e, type, reverse = TRUE) {
 # same dims) elsewhere.
 vs_value <- function(st, name, type, region) {
   k <- region$count
-  how <- vs_weighted(c(constant = 4, vector = 3, reread = 4, other = 2, widen = 1, warn = 0.5))
+  how <- pick_weighted(c(constant = 4, vector = 3, reread = 4, other = 2, widen = 1, warn = 0.5))
   if (how == "other") {
     same <- Filter(function(v) identical(st$mats[[v]]$dim, st$mats[[name]]$dim) &&
                      st$mats[[v]]$type == type && v != name, names(st$mats))
-    if (!length(same)) how <- "reread" else name <- vs_pick(same)
+    if (!length(same)) how <- "reread" else name <- pick_one(same)
   }
   switch(how,
     constant = list(expr = vs_constant(type), type = type),
@@ -343,7 +255,7 @@ vs_value <- function(st, name, type, region) {
     reread = ,
     other = list(expr = vs_same_type_change(region$reread(name), type), type = type),
     widen = {
-      t2 <- vs_pick(vs_types)
+      t2 <- pick_one(vs_types)
       list(expr = vs_vector(t2, if (runif(1) < 0.5) 1L else k), type = vs_wider(type, t2))
     },
     warn = {
@@ -378,7 +290,7 @@ vs_add_mat <- function(st, name, dim, type) {
 # st$final) and updates what st knows of the variables.
 vs_step <- function(st) {
   emit <- function(...) st$steps <- c(st$steps, list(...))
-  x <- if (runif(1) < 0.35) "a" else vs_pick(names(st$mats))
+  x <- if (runif(1) < 0.35) "a" else pick_one(names(st$mats))
   info <- st$mats[[x]]
   d <- info$dim
   type <- info$type
@@ -387,7 +299,7 @@ vs_step <- function(st) {
   # (A program of the "writes" profile shares its values less often, so that
   # more of its writes may be in place.)
   sh <- st$share
-  kind <- vs_weighted(c(
+  kind <- pick_weighted(c(
     compute = 6, write = 14, small_write = 8, write_loop = 3, self_column = 2, all_write = 1,
     diag = if (two) 1.5 else 0, mask = 1.5 * sh, matrix_subscript = if (two) sh else 0,
     double_bracket = 0.5 * sh, view = 4, transpose = if (two) 1.5 else 0, reverse = 1,
@@ -433,12 +345,12 @@ vs_step <- function(st) {
       }
     },
     all_write = {
-      v <- vs_pick(list(vs_constant(type), vs_same_type_change(X, type), call("rev", X)))
+      v <- pick_one(list(vs_constant(type), vs_same_type_change(X, type), call("rev", X)))
       emit(call("<-", call("[", X, quote(expr = )), v))
     },
     diag = {
       k <- min(d)
-      v <- vs_pick(list(vs_constant(type), vs_vector(type, k),
+      v <- pick_one(list(vs_constant(type), vs_vector(type, k),
                         vs_same_type_change(bquote(diag(.(X))), type)))
       emit(bquote(diag(.(X)) <- .(v)))
     },
@@ -461,7 +373,7 @@ vs_step <- function(st) {
         small <- runif(1) < 0.5
         r <- vs_run_in(d[1L], if (small) 12L else d[1L])
         cc <- vs_run_in(d[2L], if (small) 4L else 30L)
-        how <- vs_weighted(c(block = 4, rows = 1, strided = 1, negative = 1))
+        how <- pick_weighted(c(block = 4, rows = 1, strided = 1, negative = 1))
         e <- switch(how,
           block = vs_index(x, list(vs_span(r), vs_span(cc))),
           rows = vs_index(x, list(vs_span(r), NULL)),
@@ -501,7 +413,7 @@ vs_step <- function(st) {
     },
     deferred = {
       u <- vs_new(st, "u")
-      how <- vs_weighted(c(scale = 3, same = 3, compare = 1, sqrt = 1, pair = 2))
+      how <- pick_weighted(c(scale = 3, same = 3, compare = 1, sqrt = 1, pair = 2))
       if (how == "pair") {
         same <- Filter(function(v) identical(st$mats[[v]]$dim, d) && v != x, names(st$mats))
         if (!length(same)) how <- "same"
@@ -525,7 +437,7 @@ vs_step <- function(st) {
           vs_add_mat(st, u, d, "double")
         },
         pair = {
-          y <- vs_pick(same)
+          y <- pick_one(same)
           emit(bquote(.(as.name(u)) <- .(X) + .(as.name(y))))
           t2 <- vs_wider(vs_wider(type, st$mats[[y]]$type), "integer")
           vs_add_mat(st, u, d, t2)
@@ -540,7 +452,7 @@ vs_step <- function(st) {
     },
     reduce = {
       u <- vs_new(st, "s")
-      e <- vs_pick(list(bquote(rowSums(.(X))), bquote(colMeans(.(X))), bquote(sum(.(X))),
+      e <- pick_one(list(bquote(rowSums(.(X))), bquote(colMeans(.(X))), bquote(sum(.(X))),
                         bquote(cumsum(.(X))), bquote(pmax(.(X), 1L)), bquote(range(.(X))),
                         bquote(ifelse(.(X) > 2, .(X), 0))))
       emit(call("<-", as.name(u), e))
@@ -553,7 +465,7 @@ vs_step <- function(st) {
     },
     hand_out = {
       p <- vs_new(st, "p")
-      how <- vs_weighted(c(materialize = 3, c = 1, all = 1, unclass = 1, drop = 1, identity = 1,
+      how <- pick_weighted(c(materialize = 3, c = 1, all = 1, unclass = 1, drop = 1, identity = 1,
                            as_vector = 1, as_matrix = if (two) 1 else 0))
       e <- switch(how,
         materialize = bquote(materialize(.(X))),
@@ -571,7 +483,7 @@ vs_step <- function(st) {
     closure_call = {
       region <- vs_region(d, small = runif(1) < 0.6)
       value <- vs_constant(type)
-      fun <- vs_weighted(c(inline = 3, zap_row = 1, loop_fill = if (two) 1 else 0, twice = 1))
+      fun <- pick_weighted(c(inline = 3, zap_row = 1, loop_fill = if (two) 1 else 0, twice = 1))
       target <- if (runif(1) < 0.5) x else vs_new(st, "h")
       e <- switch(fun,
         inline = bquote((function(z) {
@@ -630,7 +542,7 @@ vs_step <- function(st) {
     },
     modify_list = {
       if (length(st$lists)) {
-        l <- vs_pick(names(st$lists))
+        l <- pick_one(names(st$lists))
         li <- st$lists[[l]]
         region <- vs_region(li$dim, small = TRUE)
         target <- call("$", as.name(l), quote(x))
@@ -643,7 +555,7 @@ vs_step <- function(st) {
     },
     modify_env = {
       if (length(st$envs)) {
-        en <- vs_pick(names(st$envs))
+        en <- pick_one(names(st$envs))
         ei <- st$envs[[en]]
         region <- vs_region(ei$dim, small = TRUE)
         cl <- vs_index("x", region$subs)
@@ -717,7 +629,7 @@ vs_step <- function(st) {
       # a lazy value that is never computed does not.)
       gone <- setdiff(c(names(st$mats), st$others), c("a", "b", st$warny))
       if (length(gone)) {
-        g <- vs_pick(gone)
+        g <- pick_one(gone)
         emit(call("rm", as.name(g)))
         st$mats[[g]] <- NULL
         st$others <- setdiff(st$others, g)
@@ -744,14 +656,14 @@ vs_step <- function(st) {
         r <- vs_run_in(d[1L], 10L)
         cc <- vs_run_in(d[2L], 4L)
         e <- vs_index(x, list(vs_span(r), vs_span(cc)))
-        e <- vs_pick(list(e, e, vs_same_type_change(e, type), call("t", e), call("rev", e)))
+        e <- pick_one(list(e, e, vs_same_type_change(e, type), call("t", e), call("rev", e)))
         i <- vs_within(r)
         j <- vs_within(cc)
-        w <- vs_pick(list(list(i, j), list(i, NULL), list(NULL, j), list(vs_span(r), j)))
+        w <- pick_one(list(list(i, j), list(i, NULL), list(NULL, j), list(vs_span(r), j)))
       } else {
         r <- lapply(d, function(e) vs_run_in(e, 3L))
         e <- vs_index(x, lapply(r, vs_span))
-        e <- vs_pick(list(e, vs_same_type_change(e, type)))
+        e <- pick_one(list(e, vs_same_type_change(e, type)))
         w <- lapply(r, vs_within)
       }
       emit(call("<-", as.name(v), e), call("<-", vs_index(x, w), vs_constant(type)))
@@ -788,7 +700,7 @@ vs_step <- function(st) {
     },
     chained = {
       others <- Filter(function(v) st$mats[[v]]$type == type, names(st$mats))
-      y <- vs_pick(others)
+      y <- pick_one(others)
       r1 <- vs_region(d, small = TRUE)
       r2 <- vs_region(st$mats[[y]]$dim, small = TRUE)
       v <- vs_constant(type)
@@ -899,7 +811,7 @@ vs_input <- function(d, type) {
 # A random program: list(inputs, make (the code that makes them), prog (prelude,
 # steps, final steps), mode, settings (lazy_min_length, block size)).
 vs_program <- function() {
-  type <- vs_weighted(c(double = 6, integer = 2, logical = 2))
+  type <- pick_weighted(c(double = 6, integer = 2, logical = 2))
   d <- if (runif(1) < 0.8) {
     nr <- sample(c(40L, 57L, 64L, 100L, 128L, 200L), 1L)
     nc <- if (runif(1) < 0.25) nr else sample(c(50L, 64L, 90L, 120L), 1L)
@@ -911,7 +823,7 @@ vs_program <- function() {
   make <- bquote({
     set.seed(.(sample.int(1e6, 1L)))
     m1 <- vs_input(.(d), .(type))
-    m2 <- vs_input(.(d), .(vs_pick(c(type, "double"))))
+    m2 <- vs_input(.(d), .(pick_one(c(type, "double"))))
   })
   held <- new.env(parent = environment(vs_input))
   eval(make, held)
@@ -941,9 +853,9 @@ vs_program <- function() {
   for (k in seq_len(steps)) vs_step(st)
   prog <- list(prelude = vs_prelude(st), steps = st$steps, final = st$final)
   list(inputs = inputs, make = make, prog = prog,
-       mode = vs_weighted(c("function" = 4, compiled = 2, local = 4)),
-       settings = list(min_length = vs_pick(c(0L, 0L, 1000L)),
-                       block = vs_pick(list(NULL, NULL, 7L))))
+       mode = pick_weighted(c("function" = 4, compiled = 2, local = 4)),
+       settings = list(min_length = pick_one(c(0L, 0L, 1000L)),
+                       block = pick_one(list(NULL, NULL, 7L))))
 }
 
 # Runs `count` random programs from `seed` with `threads` threads: a list of the
