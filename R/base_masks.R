@@ -247,7 +247,7 @@ lazy_ifelse <- function(test, yes, no) {
   if (!branch_fits(yes) || !branch_fits(no)) return(NULL)
   operands <- list(test, unclass_plain(yes), unclass_plain(no))
   on.exit(.Call(C_release_operands, operands, NULL))  # as in Ops.gufunc_lazy
-  .Call(C_lazy_map, "ifelse", operands, "base", attributes(unclass(test)))
+  .Call(C_lazy_map, "ifelse", operands, "base", attributes_but_class(test))
 }
 
 # Whether lazy logical `test` has a TRUE (yes) and a FALSE (no). The first elements

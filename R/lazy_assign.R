@@ -144,7 +144,7 @@ masked_assign <- function(x, dots, frame, value) {
     if (is.object(mask)) return(NULL)
     test <- lazy(if (anyNA(mask)) !is.na(mask) & mask else as.vector(mask))
   }
-  .Call(C_lazy_map, "ifelse", list(test, as.vector(value), x), "base", attributes(unclass(x)))
+  .Call(C_lazy_map, "ifelse", list(test, as.vector(value), x), "base", attributes_but_class(x))
 }
 
 # 1, 2, 3 for the types a subassignment can widen (logical, integer, double); 0 for

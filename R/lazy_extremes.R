@@ -18,19 +18,22 @@ lazy_extreme <- function(fun, args, na.rm, call) {
     if (!is.null(a) && !lazy_operand(a)) return(NULL)
     if (inherits(a, "gufunc_lazy") && !is_lazy(a)) return(NULL)
   }
-  lens <- lengths(args)
+  # (lengths() would count a reference to each lazy argument for good: its length()
+  # of an object goes through a call R makes with the object in it.)
+  lens <- vapply(args, length, 0)
   shape <- extreme_shape(args, lens)
   n <- shape$length
-  first <- attributes(unclass(args[[1L]]))
+  first <- attributes_but_class(args[[1L]])
   if (n == 0L && length(args) > 1L) return(with_most_attributes(vector(shape$type, 0L), first))
   if (n < lazy_min_length()) return(NULL)
-  attrs <- tryCatch(attributes(with_most_attributes(standin_of(n), first)),
-                    error = function(e) FALSE)
+  attrs <- fitting_attributes(n, first)
   if (isFALSE(attrs)) return(NULL)
   if (length(args) == 1L) {  # base R's pmax(x) is x, if its attributes all fit it
     return(if (identical(attrs, first)) args[[1L]])
   }
   operands <- lapply(args, recycled_operand, n = n)
+  # Emptied on the way out, as the lists of Ops.gufunc_lazy.
+  on.exit(.Call(C_release_operands, operands, NULL))
   if (any(vapply(operands, is.null, NA))) return(NULL)
   if (any(n %% lens != 0L)) {
     warning(warningCondition("an argument will be fractionally recycled", call = call))
@@ -39,8 +42,9 @@ lazy_extreme <- function(fun, args, na.rm, call) {
   value <- operands[[1L]]
   last <- length(operands)
   for (i in 2:last) {
-    value <- .Call(C_lazy_map, step, list(value, operands[[i]]), "base",
-                   if (i == last) attrs)
+    pair <- list(value, operands[[i]])
+    value <- .Call(C_lazy_map, step, pair, "base", if (i == last) attrs)
+    .Call(C_release_operands, pair, NULL)
     if (is.null(value)) return(NULL)
   }
   value
@@ -62,6 +66,13 @@ extreme_shape <- function(args, lens) {
     len <- max(len, lens[[i]])
   }
   list(length = len, type = types[max(rank, 3L)])
+}
+
+# The attributes of `attrs` that fit a result of n elements (mostattributes()), or
+# FALSE. (A function of its own: tryCatch() keeps the frame it is called from, and
+# lazy_extreme()'s would keep its arguments counted as referenced.)
+fitting_attributes <- function(n, attrs) {
+  tryCatch(attributes(with_most_attributes(standin_of(n), attrs)), error = function(e) FALSE)
 }
 
 # x with the attributes `attrs` that fit it, by base R's mostattributes().

@@ -123,7 +123,7 @@ mean.gufunc_lazy <- function(x, trim = 0, na.rm = FALSE, ...) {
   one <- nargs() == 2L
   if (one && missing(..1)) {
     # x[]: below
-  } else if (one && is.null(attributes(unclass(x))) && is.null(attributes(..1))) {
+  } else if (one && is.null(attributes_but_class(x)) && is.null(attributes(..1))) {
     view <- .Call(C_lazy_view, x, ..1, lazy_min_length(), NULL)
     if (!is.null(view)) return(view)
   } else if ((!one || is.numeric(..1)) && .Call(C_lazy_viewable, x)) {
@@ -252,7 +252,7 @@ reattribute <- function(x, set) {
 standin_of <- function(n) `attributes<-`(seq_len(n), NULL)
 
 # A stand-in for x: its length and its attributes but the class "gufunc_lazy".
-standin_like <- function(x) `attributes<-`(standin_of(length(x)), attributes(unclass(x)))
+standin_like <- function(x) `attributes<-`(standin_of(length(x)), attributes_but_class(x))
 
 # A lazy value or a plain double, integer or logical vector or array.
 lazy_operand <- function(x) {
@@ -276,6 +276,15 @@ lazy_elementwise <- function(name, args, call, computed = args) {
   }
   value <- .Call(C_lazy_map, name, computed, "base", attributes(standin))
   if (is.null(value)) base_fallback(name, args) else value
+}
+
+# attributes(unclass(x)), without unclass(): for a lazy x that makes R's wrapper
+# around x, and R then counts a reference to x for good, so that x[i] <- v would
+# no longer write x in place (src/r/operand_references.cpp).
+attributes_but_class <- function(x) {
+  at <- attributes(x)
+  at$class <- NULL
+  if (length(at)) at
 }
 
 # The user's call as base R reports it: `x + y`, not `Ops.gufunc_lazy(x, y)`.

@@ -82,7 +82,7 @@ rep_view <- function(x, args) {
   spec <- function(times = 1, length.out = NA, each = 1) list(times, length.out, each)
   a <- tryCatch(do.call(spec, args), error = function(e) NULL)
   n <- length(x)
-  if (is.null(a) || !identical(a[[2L]], NA) || n < 2L || !is.null(attributes(unclass(x))) ||
+  if (is.null(a) || !identical(a[[2L]], NA) || n < 2L || !is.null(attributes_but_class(x)) ||
       !typeof(x) %in% c("double", "integer", "logical")) {
     return(NULL)
   }

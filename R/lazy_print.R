@@ -27,13 +27,13 @@ print.gufunc_lazy <- function(x, ...) {
   if (n == 0L) {
     # numeric(0), or an empty matrix's column labels, as base R prints them.
     values <- vector(typeof(x), 0L)
-    attributes(values) <- attributes(unclass(x))
+    attributes(values) <- attributes_but_class(x)
     print(values, ...)
   } else {
     # Only the values shown are computed (a region read).
     values <- .Call(C_lazy_region, x, 0, shown)
     if (shown == n) {
-      attributes(values) <- attributes(unclass(x))
+      attributes(values) <- attributes_but_class(x)
     } else if (!is.null(names(x))) {
       names(values) <- names(x)[seq_len(shown)]
     }

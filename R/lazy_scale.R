@@ -15,7 +15,7 @@ scale.gufunc_lazy <- function(x, center = TRUE, scale = TRUE) {
   center <- plain(center, "scale")
   scale <- plain(scale, "scale")
   d <- dim(x)
-  plain_attributes <- all(names(attributes(unclass(x))) %in% c("dim", "dimnames"))
+  plain_attributes <- all(names(attributes_but_class(x)) %in% c("dim", "dimnames"))
   if (length(d) != 2L || !plain_attributes || !typeof(x) %in% c("double", "integer", "logical") ||
       !scale_argument_ok(center, d[2L]) || !scale_argument_ok(scale, d[2L])) {
     return(scale(fallback_values(x, "scale"), center = center, scale = scale))

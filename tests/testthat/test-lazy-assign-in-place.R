@@ -98,8 +98,9 @@ test_that("an operand of an operator or a math function can still be written in 
     d <- materialize(-a)
     e <- materialize(a > 0.5)
     g <- materialize(exp(a))
+    h <- materialize(pmax(a, 0.5))
     a[1:5, 1] <- 0
-    list(a = a, b = b, d = d, e = e, g = g)
+    list(a = a, b = b, d = d, e = e, g = g, h = h)
   }
   in_place_counters()
   r <- f(m)
@@ -109,6 +110,7 @@ test_that("an operand of an operator or a math function can still be written in 
   expect_identical(r$d, -expected)
   expect_identical(r$e, expected > 0.5)
   expect_identical(r$g, exp(expected))
+  expect_identical(r$h, pmax(expected, 0.5))
   expected[1:5, 1] <- 0
   expect_identical(materialize(r$a), expected)
 })
