@@ -116,15 +116,15 @@ bool assign_in_place(SEXP x, const engine::Region& region, SEXP value, unsigned*
   const LazyState& s = state_of(x);
   const double n = static_cast<double>(s.length);
   const double count = static_cast<double>(region.count());
-  const double copies = values_to_copy(x, region.first, region.position(region.count() - 1));
+  const intptr_t last = region.position(region.count() - 1);  // the last position written
+  const double copies = values_to_copy(x, region.first, last);
   const bool deferred = lazy != nullptr && !lazy_is_materialized(lazy);
   const int served = s.writes_per_version > 0 ? s.writes_per_version : kMaxPendingWrites;
   if ((copies + (deferred ? count : 0)) * served > n) return false;
   const bool direct = deferred && state_of(lazy).length == region.count() &&
                       engine::writes_without_failing(*state_of(lazy).node);
-  const size_t width = dtype_size(s.dtype);
   if (direct) {
-    before_values_change(x, region.first, region.position(region.count() - 1));
+    before_values_change(x, region.first, last);
     *warnings |= evaluate_into_region(lazy, region, data_of(values_of(x)));
     ++in_place_writes;
     ++direct_writes;
@@ -140,8 +140,8 @@ bool assign_in_place(SEXP x, const engine::Region& region, SEXP value, unsigned*
     // So the write goes into a new version, returned after the warnings.
     if (value_warnings != 0) return false;
   }
-  before_values_change(x, region.first, region.position(region.count() - 1));
-  write_region(data_of(values_of(x)), region, plain, width);
+  before_values_change(x, region.first, last);
+  write_region(data_of(values_of(x)), region, plain, dtype_size(s.dtype));
   ++in_place_writes;
   return true;
 }
