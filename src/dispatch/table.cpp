@@ -85,6 +85,7 @@ void Function::add(const gufunc_kernel_init& init) {
                            init.Strided,          init.state};
   sets_.push_back(set);
   set_flags_.push_back(0u);
+  row_kernels_.push_back(nullptr);
   signatures_.push_back(std::move(sig));
   type_codes_.push_back(std::move(codes));
   refresh_view();

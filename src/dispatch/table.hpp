@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "dispatch/builtin_traits.hpp"
+#include "dispatch/row_kernel.hpp"
 #include "gufunc/kernel_set.h"
 #include "types/signature.hpp"
 
@@ -66,6 +67,9 @@ class Function {
   void set_traits(const BuiltinTraits& traits) { traits_ = traits; }
   unsigned set_flags(int i) const { return set_flags_[i]; }
   void add_set_flags(int i, unsigned flags) { set_flags_[i] |= flags; }
+  // The row kernel of kernel set i (double operands and result), or nullptr.
+  RowKernel row_kernel(int i) const { return row_kernels_[i]; }
+  void set_row_kernel(int i, RowKernel k) { row_kernels_[i] = k; }
   // The ABI view of this multimethod (valid until the next add()).
   const gufunc_func* view() const { return &view_; }
 
@@ -79,6 +83,7 @@ class Function {
   std::vector<std::vector<int>> type_codes_;
   std::vector<std::unique_ptr<OwnedState>> owned_;  // states gufunc releases
   std::vector<unsigned> set_flags_;
+  std::vector<RowKernel> row_kernels_;
   BuiltinTraits traits_;
   gufunc_func view_ = {nullptr, nullptr, 0, nullptr};
 };

@@ -171,6 +171,7 @@ Batch build_batch(const Node& root, const void* out) {
   b.kernel_starts = form_kernels(accesses, &b.split_reasons);
   assign_storage(&b);
   b.fused_product = fusable_product(b);
+  b.fused = find_fused_runs(b);
   return b;
 }
 

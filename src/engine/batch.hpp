@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "engine/blockability.hpp"
+#include "engine/fused_runs.hpp"
 #include "engine/graph.hpp"
 #include "engine/reused_values.hpp"
 #include "engine/scratch_buffer.hpp"
@@ -75,6 +76,8 @@ struct Batch {
   // A builtin double `*` whose products only a trailing sum or mean reads: the
   // reduction multiplies as it accumulates, in one pass (-1: none).
   int fused_product = -1;
+  // Runs of instructions computed a row at a time (fused_runs.hpp).
+  std::vector<FusedRun> fused;
   // Sources computed once for the views that read them (shared_views.hpp): the
   // staged value of each, and the input nodes of its views, owned here, whose data
   // is set when the source's values are (resolve_shared).

@@ -7,6 +7,7 @@
 #include "abi/error.hpp"
 #include "dispatch/apply.hpp"
 #include "dispatch/stop_check.hpp"
+#include "engine/fresh_pages.hpp"
 #include "engine/mapped_file.hpp"
 #include "kernels/r_summary.hpp"
 
@@ -43,16 +44,35 @@ BlockRunner::BlockRunner(const Batch& b, intptr_t begin, char* out,
   for (const Instruction& ins : b.code) {
     steps_.push_back(ins.op == Op::Gufunc ? std::make_unique<GufuncStep>(*ins.node) : nullptr);
   }
+  for (size_t i = 0; i < b.code.size(); ++i) {
+    const int v = b.code[i].out;
+    if (v >= 0 && b.values[v].storage == Storage::Output) output_instruction_ = i;
+  }
+  fused_at_.assign(b.code.size(), -1);
+  for (size_t r = 0; r < b.fused.size(); ++r) fused_at_[b.fused[r].first] = static_cast<int>(r);
 }
 
 int BlockRunner::run(size_t first, size_t last, intptr_t pos, intptr_t n, char* scratch,
                      gufunc_context* ctx, size_t* failed, int redirected, char* redirect_to) const {
+  if (out_ != nullptr && output_instruction_ >= first && output_instruction_ < last) {
+    const Value& v = b_.values[b_.code[output_instruction_].out];
+    const size_t bytes = static_cast<size_t>(v.width) * dtype_size(v.dtype);
+    prefault_for_writing(out_ + static_cast<size_t>(pos - begin_) * bytes,
+                         static_cast<size_t>(n) * bytes);
+  }
   thread_local std::vector<Gathered> gathered;
   gathered.assign(b_.values.size(), Gathered());
   for (size_t i = first; i < last; ++i) {
     const Instruction& ins = b_.code[i];
     if (ins.op == Op::Reduce || ins.op == Op::Scan) continue;  // folded by the caller
     *failed = i;
+    // (A block of a few elements costs less one instruction after another.)
+    const int fused = n >= kFusedRow / 4 ? fused_at_[i] : -1;
+    if (fused >= 0 && b_.fused[fused].last <= last) {
+      run_fused_at(b_.fused[fused], pos, n, scratch, ctx, &gathered, redirected, redirect_to);
+      i = b_.fused[fused].last - 1;
+      continue;
+    }
     if (ins.op == Op::Gufunc) {
       if (run_gufunc(i, pos, n, scratch, ctx) != 0) return -1;
       continue;
@@ -174,6 +194,29 @@ int BlockRunner::run_gufunc(size_t i, intptr_t pos, intptr_t n, char* scratch,
   contiguous[k] = true;
   base[k] = pointer(ins.out, pos * ins.width, n * ins.width, scratch, &step);
   return steps_[i]->run(base, contiguous, pos, n, ctx);
+}
+
+// Fused run `run` on iterations [pos, pos + n) (of width 1): its operands and
+// results where the instructions' own would be.
+void BlockRunner::run_fused_at(const FusedRun& run, intptr_t pos, intptr_t n, char* scratch,
+                               gufunc_context* ctx, std::vector<Gathered>* gathered, int redirected,
+                               char* redirect_to) const {
+  char* places[kMaxFusedSlots];
+  intptr_t steps[kMaxFusedSlots];
+  size_t k = 0;
+  auto place = [&](int v, std::vector<Gathered>* g) {
+    if (v == redirected) {
+      places[k] = redirect_to;
+      steps[k] = sizeof(double);
+    } else {
+      places[k] = pointer(v, pos, n, scratch, &steps[k], g);
+    }
+    ++k;
+  };
+  for (int v : run.outside) place(v, gathered);
+  for (int v : run.written) place(v, nullptr);
+  const unsigned warnings = run_fused(run, places, steps, n);
+  if (warnings != 0) ctx->warnings |= warnings;
 }
 
 // Elements [pos, pos + n) of the base (args[0]) into the output (args[2]), then the

@@ -63,6 +63,9 @@ class BlockRunner {
 
  private:
   int run_gufunc(size_t i, intptr_t pos, intptr_t n, char* scratch, gufunc_context* ctx) const;
+  void run_fused_at(const FusedRun& run, intptr_t pos, intptr_t n, char* scratch,
+                    gufunc_context* ctx, std::vector<Gathered>* gathered, int redirected,
+                    char* redirect_to) const;
   static void patch(const Region& r, char** args, const intptr_t* steps, intptr_t pos, intptr_t n,
                     size_t es);
   static int call_kernel(const Node& node, char** args, const intptr_t* steps, intptr_t n,
@@ -75,8 +78,10 @@ class BlockRunner {
   size_t block_;                                    // iterations per block
   size_t register_elements_;                        // elements a register holds: block * max_width
   std::vector<std::unique_ptr<GufuncStep>> steps_;  // per instruction (Gufunc only)
-  std::vector<int> gather_slot_;  // per value: scratch slot of a block view, or -1
-  size_t gathered_ = 0;           // block views
+  std::vector<int> gather_slot_;          // per value: scratch slot of a block view, or -1
+  size_t output_instruction_ = SIZE_MAX;  // the instruction computing the output, if any
+  std::vector<int> fused_at_;             // per instruction: the run of b.fused it starts, or -1
+  size_t gathered_ = 0;                   // block views
 };
 
 // Runs instructions [first, last) on iterations [pos, pos + n) in this thread's

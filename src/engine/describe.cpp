@@ -129,6 +129,14 @@ class Describer {
                                  "per block, in block scratch");
         }
       }
+      for (const FusedRun& run : b.fused) {
+        if (run.first < first || run.last > last) continue;
+        kernel.notes.push_back("instructions " + std::to_string(run.first - first + 1) + "-" +
+                               std::to_string(run.last - first) +
+                               " run fused: " + std::to_string(kFusedRow) +
+                               " elements at a time through all of them, the values between "
+                               "them kept in the first-level cache");
+      }
       if (k + 1 < b.kernel_starts.size()) {
         kernel.split_reason = b.split_reasons[k];
       } else if (!split) {

@@ -129,6 +129,11 @@ char* map_fd(int fd, int64_t size, const std::string& path) {
   if (p == MAP_FAILED) file_error(path, "cannot map it into memory: " + system_message());
   // Blocks read it front to back: let the kernel read ahead far.
   madvise(p, static_cast<size_t>(size), MADV_SEQUENTIAL);
+#ifdef MADV_HUGEPAGE
+  // Where the page cache holds the file in 2 MiB folios, each is mapped whole at
+  // its first read instead of 4 KiB at a time.
+  madvise(p, static_cast<size_t>(size), MADV_HUGEPAGE);
+#endif
   return static_cast<char*>(p);
 }
 

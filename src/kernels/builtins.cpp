@@ -5,11 +5,13 @@
 
 namespace gufunc {
 
-void add_builtin(Table& table, Family family, const gufunc_kernel_init& init, unsigned set_flags) {
+void add_builtin(Table& table, Family family, const gufunc_kernel_init& init, unsigned set_flags,
+                 RowKernel row) {
   table.add_kernel(init);
   Function& f = *table.find(init.name);
   f.set_traits(BuiltinTraits{family, kDeferred});
   f.add_set_flags(f.size() - 1, set_flags);
+  f.set_row_kernel(f.size() - 1, row);
 }
 
 void add_builtins(Table& table, Family family, std::initializer_list<gufunc_kernel_init> inits,

@@ -4,6 +4,7 @@
 #include <initializer_list>
 
 #include "dispatch/builtin_traits.hpp"
+#include "dispatch/row_kernel.hpp"
 #include "gufunc/kernel_set.h"
 
 namespace gufunc {
@@ -23,9 +24,10 @@ void register_dim_reduction_kernels(Table& table);   // kernels/dim_reductions.c
 void register_extreme_kernels(Table& table);         // kernels/extremes.cpp
 
 // Adds a kernel set of a builtin element-wise function of `family`, which lazy
-// values defer; `set_flags` are KernelSetFlag bits of this kernel set.
+// values defer; `set_flags` are KernelSetFlag bits of this kernel set, `row` its
+// row kernel (a set of double operands and result; see kernels/row_loops.hpp).
 void add_builtin(Table& table, Family family, const gufunc_kernel_init& init,
-                 unsigned set_flags = 0);
+                 unsigned set_flags = 0, RowKernel row = nullptr);
 void add_builtins(Table& table, Family family, std::initializer_list<gufunc_kernel_init> inits,
                   unsigned set_flags = 0);
 

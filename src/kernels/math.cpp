@@ -9,12 +9,14 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 
 #include "dispatch/table.hpp"
 #include "kernels/builtins.hpp"
 #include "kernels/matched_libm.hpp"
 #include "kernels/math_rules.hpp"
 #include "kernels/r_semantics.hpp"
+#include "kernels/row_loops.hpp"
 #include "kernels/strided_loop.hpp"
 
 namespace gufunc {
@@ -77,14 +79,11 @@ double log_base_(double x, double base) {
   return rsem::log_r(x) / rsem::log_r(base);
 }
 
-template <Fn F>
-gufunc_kernel_init double_kernel(const char* name) {
-  return strided_init(name, "double -> double", unary_loop<Math1<F>>);
-}
-
-template <MathFn2 F>
-gufunc_kernel_init math2_kernel(const char* name) {
-  return strided_init(name, "double, double -> double", binary_loop<Math2<F>>);
+// A function of one double, with its row kernel (kernels/row_loops.hpp).
+template <class Op>
+void add_math(Table& table, const char* name) {
+  add_builtin(table, Family::Math, strided_init(name, "double -> double", unary_loop<Op>), 0,
+              unary_row<Op>);
 }
 
 // exp, sin, cos and sqrt: contiguous slices go through the matched array functions
@@ -107,46 +106,62 @@ int matched_loop(char** args, const intptr_t* dimensions, const intptr_t* steps,
 }
 
 template <Fn F, ArrayFn A>
-gufunc_kernel_init matched_kernel(const char* name) {
-  return strided_init(name, "double -> double", matched_loop<F, A>);
+void matched_row(const double* const* in, double* out, int n, unsigned* warn) {
+  unsigned w = 0;
+  if (out == in[0]) {  // (the array functions read and write apart)
+    double r[kFusedRow];
+    A(in[0], r, n, &Math1<F>::apply, w);
+    std::memcpy(out, r, static_cast<size_t>(n) * sizeof(double));
+  } else {
+    A(in[0], out, n, &Math1<F>::apply, w);
+  }
+  *warn |= w;
+}
+
+template <Fn F, ArrayFn A>
+void add_matched(Table& table, const char* name) {
+  add_builtin(table, Family::Math, strided_init(name, "double -> double", matched_loop<F, A>), 0,
+              matched_row<F, A>);
+}
+
+// A function of two doubles (Math2 family), with its row kernel.
+template <MathFn2 F>
+void add_math2(Table& table, const char* name) {
+  add_builtin(table, Family::Math2,
+              strided_init(name, "double, double -> double", binary_loop<Math2<F>>), 0,
+              binary_row<Math2<F>>);
 }
 
 }  // namespace
 
 void register_math_kernels(Table& table) {
-  add_builtins(table, Family::Math,
-               {
-                   strided_init("abs", "integer -> integer", unary_loop<AbsInt>),
-                   strided_init("abs", "double -> double", unary_loop<AbsDouble>),
-                   matched_kernel<sqrt_, matched::sqrt_array>("sqrt"),
-                   matched_kernel<exp_, matched::exp_array>("exp"),
-                   double_kernel<expm1_>("expm1"),
-                   double_kernel<rsem::log_r>("log"),
-                   strided_init("log2", "double -> double", unary_loop<LogBase<rsem::log2_r>>),
-                   strided_init("log10", "double -> double", unary_loop<LogBase<rsem::log10_r>>),
-                   double_kernel<log1p_>("log1p"),
-                   matched_kernel<sin_, matched::sin_array>("sin"),
-                   matched_kernel<cos_, matched::cos_array>("cos"),
-                   double_kernel<tan_>("tan"),
-                   double_kernel<asin_>("asin"),
-                   double_kernel<acos_>("acos"),
-                   double_kernel<atan_>("atan"),
-                   double_kernel<sinh_>("sinh"),
-                   double_kernel<cosh_>("cosh"),
-                   double_kernel<tanh_>("tanh"),
-                   double_kernel<floor_>("floor"),
-                   double_kernel<ceil_>("ceiling"),
-                   double_kernel<trunc_>("trunc"),
-                   double_kernel<rsem::sign_r>("sign"),
-                   double_kernel<acosh_>("acosh"),
-                   double_kernel<asinh_>("asinh"),
-                   double_kernel<atanh_>("atanh"),
-               });
-  add_builtins(table, Family::Math2,
-               {
-                   math2_kernel<log_base_>("log"),
-                   math2_kernel<atan2_>("atan2"),
-               });
+  add_builtin(table, Family::Math, strided_init("abs", "integer -> integer", unary_loop<AbsInt>));
+  add_math<AbsDouble>(table, "abs");
+  add_matched<sqrt_, matched::sqrt_array>(table, "sqrt");
+  add_matched<exp_, matched::exp_array>(table, "exp");
+  add_math<Math1<expm1_>>(table, "expm1");
+  add_math<Math1<rsem::log_r>>(table, "log");
+  add_math<LogBase<rsem::log2_r>>(table, "log2");
+  add_math<LogBase<rsem::log10_r>>(table, "log10");
+  add_math<Math1<log1p_>>(table, "log1p");
+  add_matched<sin_, matched::sin_array>(table, "sin");
+  add_matched<cos_, matched::cos_array>(table, "cos");
+  add_math<Math1<tan_>>(table, "tan");
+  add_math<Math1<asin_>>(table, "asin");
+  add_math<Math1<acos_>>(table, "acos");
+  add_math<Math1<atan_>>(table, "atan");
+  add_math<Math1<sinh_>>(table, "sinh");
+  add_math<Math1<cosh_>>(table, "cosh");
+  add_math<Math1<tanh_>>(table, "tanh");
+  add_math<Math1<floor_>>(table, "floor");
+  add_math<Math1<ceil_>>(table, "ceiling");
+  add_math<Math1<trunc_>>(table, "trunc");
+  add_math<Math1<rsem::sign_r>>(table, "sign");
+  add_math<Math1<acosh_>>(table, "acosh");
+  add_math<Math1<asinh_>>(table, "asinh");
+  add_math<Math1<atanh_>>(table, "atanh");
+  add_math2<log_base_>(table, "log");
+  add_math2<atan2_>(table, "atan2");
 }
 
 }  // namespace gufunc
