@@ -50,9 +50,9 @@ class ValueMap {
 };
 
 // Instructions [first, last) as a run, or a run of no steps if it would need more
-// than kMaxFusedSlots slots. `readers[v]`: the instructions that read value v.
+// than kMaxFusedSlots slots. `last_reader[v]`: the last instruction reading value v.
 FusedRun make_run(const Batch& b, size_t first, size_t last,
-                  const std::vector<std::vector<size_t>>& readers) {
+                  const std::vector<size_t>& last_reader) {
   FusedRun run;
   run.first = first;
   run.last = last;
@@ -67,12 +67,13 @@ FusedRun make_run(const Batch& b, size_t first, size_t last,
       }
     }
   }
+  // (A value made in the run is read after it is made: by the run, or later.)
   auto elsewhere = [&](int v) {
     const Value& val = b.values[v];
-    if (v == b.result || val.storage == Storage::Output || val.storage == Storage::Temp)
+    if (v == b.result || val.storage == Storage::Output || val.storage == Storage::Temp) {
       return true;
-    return std::any_of(readers[v].begin(), readers[v].end(),
-                       [&](size_t i) { return i < first || i >= last; });
+    }
+    return last_reader[v] >= last;
   };
   for (size_t i = first; i < last; ++i) {
     if (elsewhere(b.code[i].out)) run.written.push_back(b.code[i].out);
@@ -122,9 +123,9 @@ FusedRun make_run(const Batch& b, size_t first, size_t last,
 std::vector<FusedRun> find_fused_runs(const Batch& b) {
   std::vector<FusedRun> runs;
   if (b.max_width > 1) return runs;
-  std::vector<std::vector<size_t>> readers(b.values.size());
+  std::vector<size_t> last_reader(b.values.size(), 0);
   for (size_t i = 0; i < b.code.size(); ++i) {
-    for (int a : b.code[i].args) readers[a].push_back(i);
+    for (int a : b.code[i].args) last_reader[a] = i;
   }
   for (size_t k = 0; k < b.kernel_starts.size(); ++k) {
     const size_t end = k + 1 < b.kernel_starts.size() ? b.kernel_starts[k + 1] : b.code.size();
@@ -138,10 +139,10 @@ std::vector<FusedRun> find_fused_runs(const Batch& b) {
       while (j < end && j - i < kMaxRunInstructions && fusable(b, j)) ++j;
       // The longest run from i that fits the slots; halved until it does.
       size_t stop = j;
-      FusedRun run = make_run(b, i, stop, readers);
+      FusedRun run = make_run(b, i, stop, last_reader);
       while (run.steps.empty() && stop - i > 2) {
         stop = i + (stop - i) / 2;
-        run = make_run(b, i, stop, readers);
+        run = make_run(b, i, stop, last_reader);
       }
       if (stop - i >= 2 && !run.steps.empty()) {
         runs.push_back(std::move(run));
@@ -166,8 +167,9 @@ unsigned run_fused(const FusedRun& run, char* const* places, const intptr_t* ste
   double* at[kMaxFusedSlots];
   int moving[kMaxFusedSlots];
   int moves = 0;
+  const int outside = static_cast<int>(run.outside.size());
   for (int s = 0; s < fixed; ++s) {
-    if (steps[s] == 0) {
+    if (s < outside && steps[s] == 0) {
       double v;
       std::memcpy(&v, places[s], sizeof v);
       std::fill(row(s), row(s) + width, v);
