@@ -3,10 +3,12 @@
 // the same bits as the kernel set's strided loop.
 #pragma once
 
+// clang-format off
+#include "kernels/loop_options.hpp"  // first: covers everything below
+// clang-format on
 #include <cstring>
 
 #include "dispatch/row_kernel.hpp"
-#include "kernels/loop_options.hpp"
 
 // Each row is a few whole vector iterations: unrolled, they cost no loop overhead.
 #if defined(__clang__)
