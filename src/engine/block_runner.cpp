@@ -48,8 +48,6 @@ BlockRunner::BlockRunner(const Batch& b, intptr_t begin, char* out,
     const int v = b.code[i].out;
     if (v >= 0 && b.values[v].storage == Storage::Output) output_instruction_ = i;
   }
-  fused_at_.assign(b.code.size(), -1);
-  for (size_t r = 0; r < b.fused.size(); ++r) fused_at_[b.fused[r].first] = static_cast<int>(r);
 }
 
 int BlockRunner::run(size_t first, size_t last, intptr_t pos, intptr_t n, char* scratch,
@@ -62,15 +60,19 @@ int BlockRunner::run(size_t first, size_t last, intptr_t pos, intptr_t n, char* 
   }
   thread_local std::vector<Gathered> gathered;
   gathered.assign(b_.values.size(), Gathered());
+  // The next fused run (b.fused is in instruction order). A block of a few elements
+  // costs less one instruction after another.
+  auto run_from = std::lower_bound(b_.fused.begin(), b_.fused.end(), first,
+                                   [](const FusedRun& r, size_t i) { return r.first < i; });
+  const bool fuse = n >= kFusedRow / 4;
   for (size_t i = first; i < last; ++i) {
     const Instruction& ins = b_.code[i];
     if (ins.op == Op::Reduce || ins.op == Op::Scan) continue;  // folded by the caller
     *failed = i;
-    // (A block of a few elements costs less one instruction after another.)
-    const int fused = n >= kFusedRow / 4 ? fused_at_[i] : -1;
-    if (fused >= 0 && b_.fused[fused].last <= last) {
-      run_fused_at(b_.fused[fused], pos, n, scratch, ctx, &gathered, redirected, redirect_to);
-      i = b_.fused[fused].last - 1;
+    while (run_from != b_.fused.end() && run_from->first < i) ++run_from;
+    if (fuse && run_from != b_.fused.end() && run_from->first == i && run_from->last <= last) {
+      run_fused_at(*run_from, pos, n, scratch, ctx, &gathered, redirected, redirect_to);
+      i = run_from->last - 1;
       continue;
     }
     if (ins.op == Op::Gufunc) {
@@ -81,18 +83,12 @@ int BlockRunner::run(size_t first, size_t last, intptr_t pos, intptr_t n, char* 
     const intptr_t at = pos * ins.width, count = n * ins.width;
     char* args[GUFUNC_MAX_ARGS + 1];
     intptr_t steps[GUFUNC_MAX_ARGS + 1];
-    // Value v's elements of this block, and their step.
-    auto elements = [&](int v, intptr_t* step, std::vector<Gathered>* g) {
-      if (v != redirected) return pointer(v, at, count, scratch, step, g);
-      *step = static_cast<intptr_t>(dtype_size(b_.values[v].dtype));
-      return redirect_to;
-    };
     size_t k = 0;
     for (int a : ins.args) {
-      args[k] = elements(a, &steps[k], &gathered);
+      args[k] = operand(a, at, count, scratch, &steps[k], &gathered, redirected, redirect_to);
       ++k;
     }
-    args[k] = elements(ins.out, &steps[k], nullptr);
+    args[k] = operand(ins.out, at, count, scratch, &steps[k], nullptr, redirected, redirect_to);
     if (ins.op == Op::Cast) {
       rsem::ints_to_doubles(args[0], steps[0], count, reinterpret_cast<double*>(args[1]));
       continue;
@@ -114,6 +110,14 @@ std::string BlockRunner::failure(size_t i, const gufunc_context& ctx) const {
 bool BlockRunner::in_registers(int v) const {
   const Value& val = b_.values[v];
   return val.kind == ValueKind::Computed && val.storage == Storage::Register;
+}
+
+char* BlockRunner::operand(int v, intptr_t pos, intptr_t count, char* scratch, intptr_t* step,
+                           std::vector<Gathered>* gathered, int redirected,
+                           char* redirect_to) const {
+  if (v != redirected) return pointer(v, pos, count, scratch, step, gathered);
+  *step = static_cast<intptr_t>(dtype_size(b_.values[v].dtype));
+  return redirect_to;
 }
 
 char* BlockRunner::pointer(int v, intptr_t pos, intptr_t count, char* scratch, intptr_t* step,
@@ -204,17 +208,14 @@ void BlockRunner::run_fused_at(const FusedRun& run, intptr_t pos, intptr_t n, ch
   char* places[kMaxFusedSlots];
   intptr_t steps[kMaxFusedSlots];
   size_t k = 0;
-  auto place = [&](int v, std::vector<Gathered>* g) {
-    if (v == redirected) {
-      places[k] = redirect_to;
-      steps[k] = sizeof(double);
-    } else {
-      places[k] = pointer(v, pos, n, scratch, &steps[k], g);
-    }
+  for (int v : run.outside) {
+    places[k] = operand(v, pos, n, scratch, &steps[k], gathered, redirected, redirect_to);
     ++k;
-  };
-  for (int v : run.outside) place(v, gathered);
-  for (int v : run.written) place(v, nullptr);
+  }
+  for (int v : run.written) {
+    places[k] = operand(v, pos, n, scratch, &steps[k], nullptr, redirected, redirect_to);
+    ++k;
+  }
   const unsigned warnings = run_fused(run, places, steps, n);
   if (warnings != 0) ctx->warnings |= warnings;
 }

@@ -62,6 +62,9 @@ class BlockRunner {
                 std::vector<Gathered>* gathered = nullptr) const;
 
  private:
+  // pointer(), or `redirect_to` for value `redirected` (see run()).
+  char* operand(int v, intptr_t pos, intptr_t count, char* scratch, intptr_t* step,
+                std::vector<Gathered>* gathered, int redirected, char* redirect_to) const;
   int run_gufunc(size_t i, intptr_t pos, intptr_t n, char* scratch, gufunc_context* ctx) const;
   void run_fused_at(const FusedRun& run, intptr_t pos, intptr_t n, char* scratch,
                     gufunc_context* ctx, std::vector<Gathered>* gathered, int redirected,
@@ -80,7 +83,6 @@ class BlockRunner {
   std::vector<std::unique_ptr<GufuncStep>> steps_;  // per instruction (Gufunc only)
   std::vector<int> gather_slot_;          // per value: scratch slot of a block view, or -1
   size_t output_instruction_ = SIZE_MAX;  // the instruction computing the output, if any
-  std::vector<int> fused_at_;             // per instruction: the run of b.fused it starts, or -1
   size_t gathered_ = 0;                   // block views
 };
 
