@@ -29,6 +29,12 @@ Ops.gufunc_lazy <- function(e1, e2) {
     }
     stop(simpleError(message, generic_call(sys.call(), .Generic)))
   }
+  # An operand made for this call alone (a[i, j] - b): R counts one reference to
+  # it, this method's promise (a bound one has two or more), before the lists below
+  # add theirs. Nothing can read it once the method returns, so the result takes
+  # its graph for good (src/r/operand_references.cpp).
+  temporary <- .Call(C_lazy_references, e1) == 1L
+  if (nargs() == 2L) temporary <- c(temporary, .Call(C_lazy_references, e2) == 1L)
   args <- if (nargs() == 1L) list(e1) else list(e1, e2)
   # Operands of + and * in the order that gives base R's NaN (swap_nan_order);
   # attributes still follow the written order (args).
@@ -39,7 +45,9 @@ Ops.gufunc_lazy <- function(e1, e2) {
   on.exit(.Call(C_release_operands, args, computed))
   # The call is a promise: only base R's attribute rules need it.
   value <- lazy_builtin_map(.Generic, args, generic_call(sys.call(), .Generic), computed)
-  if (is.null(value)) base_fallback(.Generic, args) else value
+  if (is.null(value)) return(base_fallback(.Generic, args))
+  if (any(temporary)) .Call(C_consume_temporaries, value, args[temporary])
+  value
 }
 
 # R's dispatch of log() passes the matched values (x, base) labelled with the

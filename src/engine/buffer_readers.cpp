@@ -40,12 +40,14 @@ bool must_copy(const Node& node, const void* buffer, intptr_t from, intptr_t to,
 }  // namespace
 
 double BufferReaders::bytes_to_copy(const void* buffer, intptr_t from, intptr_t to,
-                                    const Node* keep) const {
+                                    const Node* keep,
+                                    const std::vector<const Node*>& besides) const {
   std::lock_guard<std::mutex> hold(lock_);
   double bytes = 0;
   for (const std::weak_ptr<const Node>& weak : nodes_) {
     const std::shared_ptr<const Node> node = weak.lock();
-    if (node && must_copy(*node, buffer, from, to, keep)) {
+    if (node && must_copy(*node, buffer, from, to, keep) &&
+        std::find(besides.begin(), besides.end(), node.get()) == besides.end()) {
       bytes += static_cast<double>(node->length) * static_cast<double>(dtype_size(node->dtype));
     }
   }

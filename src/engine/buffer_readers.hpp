@@ -30,8 +30,9 @@ class BufferReaders {
   using Allocate = std::function<std::shared_ptr<void>(size_t bytes, char** data)>;
   void detach(const void* buffer, intptr_t from, intptr_t to, const Node* keep,
               const Allocate& allocate);
-  // Bytes detach() would copy now.
-  double bytes_to_copy(const void* buffer, intptr_t from, intptr_t to, const Node* keep) const;
+  // Bytes detach() would copy now, leaving out the nodes in `besides` too.
+  double bytes_to_copy(const void* buffer, intptr_t from, intptr_t to, const Node* keep,
+                       const std::vector<const Node*>& besides = {}) const;
 
  private:
   // Nodes may be made on any thread (views of blocks during an evaluation).

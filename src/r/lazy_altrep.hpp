@@ -67,6 +67,9 @@ bool values_private(SEXP x);
 void before_values_change(SEXP x, intptr_t first, intptr_t last);
 // The elements before_values_change() would copy now.
 double values_to_copy(SEXP x, intptr_t first, intptr_t last);
+// The same, once lazy vector `value` has been computed into memory of its own: the
+// input nodes that only its graph holds are gone then.
+double values_to_copy_after(SEXP x, intptr_t first, intptr_t last, SEXP value);
 
 // The node a new graph uses for lazy vector x, and the list of R vectors that node
 // reads. Once x is materialized this is an input over its values (registered

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <unordered_map>
+#include <vector>
 
 #include "dispatch/apply.hpp"
 #include "engine/assign.hpp"
@@ -178,6 +180,56 @@ double values_to_copy(SEXP x, intptr_t first, intptr_t last) {
          static_cast<double>(width);
 }
 
+namespace {
+// Graphs larger than this are not searched for nodes they alone hold.
+const size_t kMaxSearchedNodes = 4096;
+
+// The input nodes of the graph of `root` (held by one lazy vector alone) that go
+// with it once that vector holds its values instead: those whose every owner is
+// a link from a node that goes too. Empty where the graph has more than
+// kMaxSearchedNodes nodes.
+std::vector<const engine::Node*> going_with(const engine::NodePtr& root) {
+  if (root.use_count() != 1) return {};
+  // Nodes after every node that links to them (reversed depth-first post-order).
+  std::vector<const engine::Node*> order;
+  std::unordered_map<const engine::Node*, long> owners;
+  std::vector<std::pair<const engine::Node*, size_t>> stack{{root.get(), 0}};
+  owners[root.get()] = 1;
+  while (!stack.empty()) {
+    auto& top = stack.back();
+    if (top.second < top.first->children.size()) {
+      const engine::NodePtr& c = top.first->children[top.second++];
+      if (owners.emplace(c.get(), c.use_count()).second) {
+        if (owners.size() > kMaxSearchedNodes) return {};
+        stack.push_back({c.get(), 0});
+      }
+    } else {
+      order.push_back(top.first);
+      stack.pop_back();
+    }
+  }
+  std::reverse(order.begin(), order.end());
+  std::unordered_map<const engine::Node*, long> links_going{{root.get(), 1}};
+  std::vector<const engine::Node*> out;
+  for (const engine::Node* n : order) {
+    if (links_going[n] != owners[n]) continue;  // something else holds it
+    if (n->kind == engine::NodeKind::Input) out.push_back(n);
+    for (const engine::NodePtr& c : n->children) ++links_going[c.get()];
+  }
+  return out;
+}
+}  // namespace
+
+double values_to_copy_after(SEXP x, intptr_t first, intptr_t last, SEXP value) {
+  const LazyState& s = state_of(x);
+  const LazyState& v = state_of(value);
+  if (!v.node) return values_to_copy(x, first, last);
+  const intptr_t width = static_cast<intptr_t>(dtype_size(s.dtype));
+  return s.readers->bytes_to_copy(s.values_data, first * width, (last + 1) * width, own_node(s),
+                                  going_with(v.node)) /
+         static_cast<double>(width);
+}
+
 void before_values_change(SEXP x, intptr_t first, intptr_t last) {
   LazyState& s = state_of(x);
   const intptr_t width = static_cast<intptr_t>(dtype_size(s.dtype));
@@ -225,7 +277,13 @@ NodeUse lazy_node_use(SEXP x) {
   // registered with x's readers, which get a copy before those values change in
   // place (before_values_change). x's node is made on the first read by a graph
   // (lazy(x)), or again after such a change.
-  if (!s.node) s.node = input_node(values_of(x), 1, s.readers);
+  if (!s.node) {
+    if (values_of(x) == R_NilValue) {  // consumed (operand_references.cpp)
+      throw Error(s.failed ? s.failure_class : "gufunc_internal_error",
+                  s.failed ? s.failure_message : "a lazy value without a graph");
+    }
+    s.node = input_node(values_of(x), 1, s.readers);
+  }
   return {s.node, VECTOR_ELT(R_altrep_data2(x), kLeavesSlot)};
 }
 

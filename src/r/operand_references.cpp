@@ -6,6 +6,9 @@
 // used as an operand is counted as base R's operands are, and x[i] <- v after
 // y <- x * 2 still writes x in place (src/r/lazy_assign.cpp).
 #include "r/call_registry.hpp"
+#include "r/guard.hpp"
+#include "r/lazy_altrep.hpp"
+#include "r/lazy_state.hpp"
 
 namespace gufunc {
 namespace r {
@@ -26,9 +29,35 @@ SEXP release_operands(SEXP a, SEXP b) {
   return R_NilValue;
 }
 
+// .Call(C_consume_temporaries, value, operands): `value` was made from the lazy
+// `operands`, which R counts no reference to but the method's own (a[i, j] - b):
+// nothing can read them once the method returns. Their graphs go with `value`
+// alone, so that the nodes reading a buffer that x[i, j] <- value then writes are
+// the value's only: computed into memory of its own first, it leaves no reader
+// that needs a copy (src/r/lazy_assign.cpp). A consumed value raises an internal
+// error if it is ever read (it cannot be, as R counts references).
+SEXP consume_temporaries(SEXP value, SEXP operands) {
+  return guarded([&]() -> SEXP {
+    for (R_xlen_t i = 0; i < XLENGTH(operands); ++i) {
+      SEXP x = VECTOR_ELT(operands, i);
+      if (x == value || lazy_inside(x) != x || values_of(x) != R_NilValue) continue;
+      LazyState& s = state_of(x);
+      if (s.file) continue;
+      s.node.reset();
+      s.failed = true;
+      s.failure_class = "gufunc_internal_error";
+      s.failure_message =
+          "a lazy value that an operation took as a temporary was read again (please report "
+          "this)";
+    }
+    return R_NilValue;
+  });
+}
+
 }  // namespace
 }  // namespace r
 }  // namespace gufunc
 
+GUFUNC_CALL_ENTRY(consume_temporaries, gufunc::r::consume_temporaries, 2);
 GUFUNC_CALL_ENTRY(lazy_references, gufunc::r::references_of, 1);
 GUFUNC_CALL_ENTRY(release_operands, gufunc::r::release_operands, 2);

@@ -1281,7 +1281,15 @@ test_that("loops of writes computed straight into x are base R's, step after ste
                        dw_expect_like_base(f, input, label, compiled = threads == 2L)),
           finally = set_gufunc_threads(old)
         )
-        expect_gte(counters[3], 3, label = paste0(label, ": writes computed straight into x"))
+        # A step whose views of x are temporaries of its arithmetic computes its
+        # value into memory of its own first, so no reader needs a copy; where a
+        # view is kept too (block, seen) or the value reads x beside its views
+        # (the shifts), the value is computed straight into x.
+        if (nm %in% c("gauss_named_block", "shift_forwards_and_back", "history")) {
+          expect_gte(counters[3], 3, label = paste0(label, ": writes computed straight into x"))
+        } else {
+          expect_gte(counters[1], 3, label = paste0(label, ": writes in place"))
+        }
       }
     }
   }

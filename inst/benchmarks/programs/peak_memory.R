@@ -44,4 +44,4 @@ rows <- lapply(names, function(name) {
              base_growth_mb = mb[2, 1], gufunc_growth_mb = mb[2, 2])
 })
 cat(sprintf("peak resident memory, scale %s, fresh processes\n", scale))
-print(do.call(rbind, rows), row.names = FALSE)
+print(do.call(rbind, rows), row.names = FALSE, width = 200)
