@@ -147,10 +147,12 @@
 #' first). This is chosen when it leaves no more garbage than a new version: a
 #' deferred `v` (computed first, into memory of its own) and the copies for
 #' readers come to at most `x`'s length divided by the writes a new version
-#' serves (as many as waited on `x` when its values were computed, or 16). So a
-#' loop of small writes (`a[k, ] <- v`) and most steps of a Gaussian elimination
-#' write in place, and a stencil step that keeps views of `x` makes a new
-#' version. A direct call
+#' serves (as many as waited on `x` when its values were computed, or 16). A
+#' view or expression that an operator took as a temporary (`a[i, j]` in
+#' `a[i, j] <- a[i, j] - b`, which nothing else can read) belongs to the value
+#' alone, and needs no copy once the value is computed. So a loop of small writes
+#' (`a[k, ] <- v`) and every step of a Gaussian elimination write in place, and a
+#' stencil step that keeps views of `x` makes a new version. A direct call
 #' `` `[<-`(x, i, value = v) `` never writes in place (unless its first argument is
 #' a variable named `` `*tmp*` ``, the name R keeps for its complex assignment, that
 #' nothing else refers to). Called as functions, `` `[<-` `` and `` `[[<-` `` take
