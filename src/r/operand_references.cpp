@@ -4,7 +4,9 @@
 // not, keeps x counted. gufunc's methods gather their operands in lists
 // (list(e1, e2)); they empty those lists before they return, so that a lazy value
 // used as an operand is counted as base R's operands are, and x[i] <- v after
-// y <- x * 2 still writes x in place (src/r/lazy_assign.cpp).
+// y <- x * 2 still writes x in place (src/r/lazy_assign.cpp). An operand R counts
+// one reference to (the method's promise) was made for the call alone: the result
+// takes its graph (consume_temporaries).
 #include "r/call_registry.hpp"
 #include "r/guard.hpp"
 #include "r/lazy_altrep.hpp"
