@@ -46,6 +46,15 @@ if (length(missing)) {
   if (!nzchar(Sys.getenv("MAKEFLAGS"))) Sys.setenv(MAKEFLAGS = paste0("-j", ncores))
   # fs (testthat -> pkgload -> fs): build the libuv it bundles, so no libuv1-dev is needed.
   if (!nzchar(Sys.getenv("USE_BUNDLED_LIBUV"))) Sys.setenv(USE_BUNDLED_LIBUV = "1")
+  # install.packages() installs the dependencies that are not installed of what it
+  # is asked for, but not those of a dependency that is: a library holding pillar
+  # without vctrs (a site library shared with other tools) leaves bench unloadable.
+  # So every package the missing ones need, at any depth, is asked for if absent.
+  available <- available.packages(repos = repos)
+  deep <- unlist(tools::package_dependencies(missing, db = available, recursive = TRUE,
+                                             which = c("Depends", "Imports", "LinkingTo")))
+  absent <- setdiff(intersect(deep, rownames(available)), rownames(installed.packages()))
+  missing <- union(missing, absent)
   message("installing from CRAN: ", paste(missing, collapse = ", "))
   install.packages(missing, lib = .libPaths()[1], repos = repos, Ncpus = ncores)
   # Checked in a new R process: this one may hold older versions of packages the
