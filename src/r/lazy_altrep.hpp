@@ -71,6 +71,11 @@ double values_to_copy(SEXP x, intptr_t first, intptr_t last);
 // input nodes that only its graph holds are gone then.
 double values_to_copy_after(SEXP x, intptr_t first, intptr_t last, SEXP value);
 
+// Lazy vector x, deferred, was an operation's temporary (operand_references.cpp):
+// its graph goes with the operation's result alone, and reading x again raises a
+// classed internal error. A computed or file-backed x is left as it is.
+void consume_lazy(SEXP x);
+
 // The node a new graph uses for lazy vector x, and the list of R vectors that node
 // reads. Once x is materialized this is an input over its values (registered
 // with x's readers: see before_values_change).

@@ -173,11 +173,20 @@ const engine::Node* own_node(const LazyState& s) {
 }
 }  // namespace
 
-double values_to_copy(SEXP x, intptr_t first, intptr_t last) {
+namespace {
+// The elements of [first, last] that x's readers but `besides` would copy now.
+double elements_to_copy(SEXP x, intptr_t first, intptr_t last,
+                        const std::vector<const engine::Node*>& besides) {
   const LazyState& s = state_of(x);
   const intptr_t width = static_cast<intptr_t>(dtype_size(s.dtype));
-  return s.readers->bytes_to_copy(s.values_data, first * width, (last + 1) * width, own_node(s)) /
+  return s.readers->bytes_to_copy(s.values_data, first * width, (last + 1) * width, own_node(s),
+                                  besides) /
          static_cast<double>(width);
+}
+}  // namespace
+
+double values_to_copy(SEXP x, intptr_t first, intptr_t last) {
+  return elements_to_copy(x, first, last, {});
 }
 
 namespace {
@@ -221,13 +230,18 @@ std::vector<const engine::Node*> going_with(const engine::NodePtr& root) {
 }  // namespace
 
 double values_to_copy_after(SEXP x, intptr_t first, intptr_t last, SEXP value) {
-  const LazyState& s = state_of(x);
   const LazyState& v = state_of(value);
-  if (!v.node) return values_to_copy(x, first, last);
-  const intptr_t width = static_cast<intptr_t>(dtype_size(s.dtype));
-  return s.readers->bytes_to_copy(s.values_data, first * width, (last + 1) * width, own_node(s),
-                                  going_with(v.node)) /
-         static_cast<double>(width);
+  return elements_to_copy(x, first, last,
+                          v.node ? going_with(v.node) : std::vector<const engine::Node*>());
+}
+
+void consume_lazy(SEXP x) {
+  LazyState& s = state_of(x);
+  if (values_of(x) != R_NilValue || s.file) return;
+  s.node.reset();
+  remember_failure(s, "gufunc_internal_error",
+                   "a lazy value that an operation took as a temporary was read again "
+                   "(please report this)");
 }
 
 void before_values_change(SEXP x, intptr_t first, intptr_t last) {
@@ -278,10 +292,8 @@ NodeUse lazy_node_use(SEXP x) {
   // place (before_values_change). x's node is made on the first read by a graph
   // (lazy(x)), or again after such a change.
   if (!s.node) {
-    if (values_of(x) == R_NilValue) {  // consumed (operand_references.cpp)
-      throw Error(s.failed ? s.failure_class : "gufunc_internal_error",
-                  s.failed ? s.failure_message : "a lazy value without a graph");
-    }
+    // Consumed (consume_lazy()): its failure says so.
+    if (values_of(x) == R_NilValue) throw Error(s.failure_class, s.failure_message);
     s.node = input_node(values_of(x), 1, s.readers);
   }
   return {s.node, VECTOR_ELT(R_altrep_data2(x), kLeavesSlot)};

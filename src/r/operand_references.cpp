@@ -10,7 +10,6 @@
 #include "r/call_registry.hpp"
 #include "r/guard.hpp"
 #include "r/lazy_altrep.hpp"
-#include "r/lazy_state.hpp"
 
 namespace gufunc {
 namespace r {
@@ -42,15 +41,7 @@ SEXP consume_temporaries(SEXP value, SEXP operands) {
   return guarded([&]() -> SEXP {
     for (R_xlen_t i = 0; i < XLENGTH(operands); ++i) {
       SEXP x = VECTOR_ELT(operands, i);
-      if (x == value || lazy_inside(x) != x || values_of(x) != R_NilValue) continue;
-      LazyState& s = state_of(x);
-      if (s.file) continue;
-      s.node.reset();
-      s.failed = true;
-      s.failure_class = "gufunc_internal_error";
-      s.failure_message =
-          "a lazy value that an operation took as a temporary was read again (please report "
-          "this)";
+      if (x != value && lazy_inside(x) == x) consume_lazy(x);
     }
     return R_NilValue;
   });
