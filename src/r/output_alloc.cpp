@@ -22,6 +22,11 @@ namespace r {
 namespace {
 
 const size_t kHugePage = size_t(2) << 20;
+// Results from this size get pooled buffers. (Pooled from 256 KiB, with blocks
+// of whole 64 KiB below 4 MiB, gauss ran in 0.37-0.45 s instead of 0.52-0.87 on a
+// VM whose page faults cost microseconds, but four programs peaked 11-26 MB higher:
+// R counts a pooled result only until its next collection, so more of them aged
+// uncollected. inst/benchmarks/README.md, November 30, third session.)
 const size_t kLargeResult = size_t(4) << 20;
 // A block starts with its capacity; R's vector starts kHeader bytes in, so blocks
 // stay aligned to huge pages.
@@ -172,6 +177,7 @@ SEXP collector_weight(SEXP values) {
 
 SEXP alloc_output(SEXPTYPE type, R_xlen_t n) {
   const size_t width = type == REALSXP ? sizeof(double) : sizeof(int);
+  result_pool().note_request(static_cast<size_t>(n) * width);
   if (static_cast<size_t>(n) * width < kLargeResult) return alloc_vector(type, n, nullptr);
   result_pool().set_limit(pool_limit_setting());
   SEXP out = PROTECT(alloc_vector(type, n, &large_result_allocator));

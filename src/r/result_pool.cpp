@@ -28,8 +28,22 @@ void ResultPool::give(void* block, size_t capacity) {
     return;
   }
   shrink_to(limit_ - capacity);
-  kept_.push_back({block, capacity});
+  kept_.push_back({block, capacity, requested_});
   bytes_ += capacity;
+}
+
+void ResultPool::note_request(size_t bytes) {
+  requested_ += bytes;
+  size_t kept = 0;
+  for (const Kept& k : kept_) {
+    if (requested_ - k.requested_when_kept > kStaleFactor * k.capacity) {
+      std::free(k.block);
+      bytes_ -= k.capacity;
+    } else {
+      kept_[kept++] = k;
+    }
+  }
+  kept_.resize(kept);
 }
 
 void ResultPool::set_limit(size_t bytes) {

@@ -6,7 +6,10 @@
 // host, where the next touch faults on the host too (80-230 ms per 80 MB measured).
 // Loops that compute one large result per step pay that on every step; a kept
 // buffer is already mapped. The pool is bounded (option gufunc.buffer_pool) and
-// used on R's main thread only, where R allocates and frees vectors.
+// used on R's main thread only, where R allocates and frees vectors. A kept block
+// that no result took while results of several times its size were made is freed:
+// the sizes a program computes have moved on (the shrinking blocks of an
+// elimination), and it would stay resident for nothing.
 #pragma once
 
 #include <cstddef>
@@ -24,6 +27,9 @@ class ResultPool {
   // posix_memalign), evicting the oldest to stay within the limit; a block larger
   // than the limit is freed at once.
   void give(void* block, size_t capacity);
+  // A result of `bytes` is being made (of any size, pooled or not): frees the
+  // blocks kept while kStaleFactor times their capacity was asked for since.
+  void note_request(size_t bytes);
   // A new limit in bytes; blocks beyond it are freed, oldest first.
   void set_limit(size_t bytes);
   // Frees every kept block.
@@ -34,15 +40,18 @@ class ResultPool {
   size_t limit() const { return limit_; }
 
  private:
+  static const size_t kStaleFactor = 4;
   struct Kept {
     void* block;
     size_t capacity;
+    size_t requested_when_kept;  // requested_ when it was given
   };
   void shrink_to(size_t bytes);
 
   std::vector<Kept> kept_;  // oldest first
   size_t bytes_ = 0;
   size_t limit_ = 0;
+  size_t requested_ = 0;  // bytes of results asked for so far (wraps; differences are exact)
 };
 
 // The pool of large results (output_alloc.cpp).

@@ -68,6 +68,31 @@ test_that("only a buffer within a quarter above the request is reused", {
   expect_identical(same, x * 3)
 })
 
+test_that("a kept buffer no result takes is freed once results of 4 times its size were made", {
+  pool_test_setup(64)
+  x <- runif(1e6)
+  y <- materialize(lazy(x) + 1) # an 8 MiB buffer
+  rm(y)
+  collect()
+  expect_equal(gufunc_buffer_pool()$buffers, 1L)
+  v <- runif(3e4)
+  # Results of 240 KB (R's own memory) that the buffer cannot serve: 100 of them
+  # (23 MiB) leave it kept, 50 more (34 MiB in all, over 32) free it.
+  for (i in 1:100) z <- materialize(lazy(v) * i)
+  expect_equal(gufunc_buffer_pool()$buffers, 1L)
+  for (i in 1:50) z <- materialize(lazy(v) * i)
+  expect_equal(gufunc_buffer_pool()$buffers, 0L)
+  expect_identical(z, v * 50)
+  # A buffer taken in time is reused as before.
+  y <- materialize(lazy(x) + 1)
+  rm(y)
+  collect()
+  for (i in 1:100) z <- materialize(lazy(v) * i)
+  same <- materialize(lazy(x) * 3)
+  expect_equal(gufunc_buffer_pool()$buffers, 0L)
+  expect_identical(same, x * 3)
+})
+
 test_that("the pool stays within its limit, freeing the oldest first", {
   pool_test_setup(20)
   x <- runif(1e6)
