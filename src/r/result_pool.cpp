@@ -34,16 +34,9 @@ void ResultPool::give(void* block, size_t capacity) {
 
 void ResultPool::note_request(size_t bytes) {
   requested_ += bytes;
-  size_t kept = 0;
-  for (const Kept& k : kept_) {
-    if (requested_ - k.requested_when_kept > kStaleFactor * k.capacity) {
-      std::free(k.block);
-      bytes_ -= k.capacity;
-    } else {
-      kept_[kept++] = k;
-    }
-  }
-  kept_.resize(kept);
+  free_if([this](const Kept& k) {
+    return requested_ - k.requested_when_kept > kStaleFactor * k.capacity;
+  });
 }
 
 void ResultPool::set_limit(size_t bytes) {
@@ -54,13 +47,22 @@ void ResultPool::set_limit(size_t bytes) {
 void ResultPool::release() { shrink_to(0); }
 
 void ResultPool::shrink_to(size_t bytes) {
-  size_t drop = 0;
-  while (drop < kept_.size() && bytes_ > bytes) {
-    std::free(kept_[drop].block);
-    bytes_ -= kept_[drop].capacity;
-    ++drop;
+  // Oldest first: bytes_ falls as blocks go, so the newer ones stay.
+  free_if([this, bytes](const Kept&) { return bytes_ > bytes; });
+}
+
+template <class Pred>
+void ResultPool::free_if(Pred stale) {
+  size_t kept = 0;
+  for (const Kept& k : kept_) {
+    if (stale(k)) {
+      std::free(k.block);
+      bytes_ -= k.capacity;
+    } else {
+      kept_[kept++] = k;
+    }
   }
-  kept_.erase(kept_.begin(), kept_.begin() + static_cast<std::ptrdiff_t>(drop));
+  kept_.resize(kept);
 }
 
 // Never destroyed: R may free vectors as late as its own exit.

@@ -47,6 +47,10 @@ class ResultPool {
     size_t requested_when_kept;  // requested_ when it was given
   };
   void shrink_to(size_t bytes);
+  // Frees the kept blocks `stale` picks, asked oldest first, keeping the others'
+  // order.
+  template <class Pred>
+  void free_if(Pred stale);
 
   std::vector<Kept> kept_;  // oldest first
   size_t bytes_ = 0;
