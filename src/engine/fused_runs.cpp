@@ -118,6 +118,25 @@ FusedRun make_run(const Batch& b, size_t first, size_t last,
   return run;
 }
 
+// Asks for the next row of each input the run reads from memory: the steps read a
+// row of one input and then of another, too little at a time for the hardware
+// prefetcher to run ahead, and the first step stalled on every row (summing an
+// expression of two arrays of 2e8 doubles: 0.17 s, 0.12 s with this).
+void prefetch_next_rows(double* const* at, const int* moving, int moves, int outside) {
+#if defined(__GNUC__) || defined(__clang__)
+  for (int m = 0; m < moves; ++m) {
+    if (moving[m] >= outside) continue;  // a written value
+    const char* next = reinterpret_cast<const char*>(at[moving[m]] + kFusedRow);
+    for (size_t c = 0; c < kFusedRow * sizeof(double); c += 64) {
+      __builtin_prefetch(next + c, 0, 3);
+      // GCC 12 counts a prefetch as no effect and dropped the whole loop; an
+      // (empty) volatile asm using the address keeps it.
+      asm volatile("" : : "r"(next + c));
+    }
+  }
+#endif
+}
+
 }  // namespace
 
 std::vector<FusedRun> find_fused_runs(const Batch& b) {
@@ -186,6 +205,7 @@ unsigned run_fused(const FusedRun& run, char* const* places, const intptr_t* ste
   for (intptr_t i = 0; i < n; i += kFusedRow) {
     const int count = static_cast<int>(std::min<intptr_t>(kFusedRow, n - i));
     for (int m = 0; m < moves; ++m) at[moving[m]] = base[moving[m]] + i;
+    if (i + 2 * kFusedRow <= n) prefetch_next_rows(at, moving, moves, outside);
     for (const FusedRun::Step& st : run.steps) {
       for (int k = 0; k < st.inputs; ++k) in[k] = at[st.in[k]];
       st.kernel(in, at[st.out], count, &warn);

@@ -7,6 +7,7 @@
 
 #include "dispatch/apply.hpp"
 #include "engine/buffer_readers.hpp"
+#include "engine/file_read_mode.hpp"
 #include "engine/file_reads.hpp"
 #include "engine/mapped_file.hpp"
 #include "types/checked_size.hpp"
@@ -66,7 +67,7 @@ Node::~Node() {
 bool View::in_place(intptr_t pos, intptr_t count, bool* repeated) const {
   *repeated = false;
   if (copied_only()) return false;
-  if (file_fd >= 0) return file_in_place && !is_block() && each == 1;
+  if (file_fd >= 0) return file_in_place && file_reads_in_place() && !is_block() && each == 1;
   if (each > 1) {
     *repeated = pos / each == (pos + count - 1) / each;
     return *repeated;

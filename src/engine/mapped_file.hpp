@@ -1,8 +1,10 @@
 // Files as bases of input views (cphVB's "a base may be a file"): a file is mapped
 // into the address space read-only, and input views point into it like into any
 // other memory, so every part of the engine can read it. Consecutive elements are
-// read through the mapping where a cut file is caught (mapped_guard.hpp); other
-// views, with read_file() (pread) into block scratch (file_reads.hpp).
+// read through the mapping where a cut file is caught (mapped_guard.hpp) and
+// mapping pages costs less than copying them (file_read_mode.hpp); other views, and
+// those where it costs more, with read_file() (pread) into block scratch
+// (file_reads.hpp).
 //
 // Resident memory stays bounded by what the current blocks touch: the evaluation
 // calls release_mapped_pages() between pieces of rounds of blocks, which drops

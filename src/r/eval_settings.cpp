@@ -1,10 +1,12 @@
 // Evaluation settings from R options and the environment (see eval_settings.hpp).
 #include "r/eval_settings.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "r/guard.hpp"
 #include "r/option_text.hpp"
@@ -71,6 +73,23 @@ SEXP pending_jump = nullptr;
 // Tests: checks left until a simulated Ctrl-C (0: none).
 int checks_to_simulated_interrupt = 0;
 
+// The index in `choices` of string option `name`, or 0 (the default) when it is
+// unset; throws gufunc_argument_error naming the option and the choices otherwise.
+size_t option_choice(const char* name, const std::vector<std::string>& choices) {
+  SEXP opt = Rf_GetOption1(Rf_install(name));
+  if (Rf_isNull(opt)) return 0;
+  if (TYPEOF(opt) == STRSXP && XLENGTH(opt) == 1 && STRING_ELT(opt, 0) != NA_STRING) {
+    const auto at = std::find(choices.begin(), choices.end(), CHAR(STRING_ELT(opt, 0)));
+    if (at != choices.end()) return static_cast<size_t>(at - choices.begin());
+  }
+  std::string allowed;
+  for (size_t k = 0; k < choices.size(); ++k) {
+    allowed += (k == 0 ? "" : k + 1 == choices.size() ? " or " : ", ") + ('"' + choices[k] + '"');
+  }
+  throw Error("gufunc_argument_error", std::string("option `") + name + "` must be " + allowed +
+                                           ", not " + option_value_text(opt));
+}
+
 }  // namespace
 
 size_t block_size_setting() {
@@ -82,16 +101,14 @@ size_t block_size_setting() {
 }
 
 engine::SumOrder sum_order_setting() {
-  SEXP opt = Rf_GetOption1(Rf_install("gufunc.sum_order"));
-  if (Rf_isNull(opt)) return engine::SumOrder::Exact;
-  if (TYPEOF(opt) == STRSXP && XLENGTH(opt) == 1 && STRING_ELT(opt, 0) != NA_STRING) {
-    const std::string order = CHAR(STRING_ELT(opt, 0));
-    if (order == "exact") return engine::SumOrder::Exact;
-    if (order == "fast") return engine::SumOrder::Fast;
-  }
-  throw Error(
-      "gufunc_argument_error",
-      "option `gufunc.sum_order` must be \"exact\" or \"fast\", not " + option_value_text(opt));
+  return option_choice("gufunc.sum_order", {"exact", "fast"}) == 0 ? engine::SumOrder::Exact
+                                                                   : engine::SumOrder::Fast;
+}
+
+engine::FileReads file_reads_setting() {
+  const engine::FileReads ways[] = {engine::FileReads::Auto, engine::FileReads::Mapped,
+                                    engine::FileReads::Pread};
+  return ways[option_choice("gufunc.file_reads", {"auto", "mapped", "pread"})];
 }
 
 void hold_jump(SEXP token) {
@@ -131,6 +148,7 @@ EvalSettings::EvalSettings() : runner(thread_count()) {
   options.runner = &runner;
   options.block_size = block_size_setting();
   options.sum_order = sum_order_setting();
+  engine::set_file_reads(file_reads_setting());
   options.hooks = round_hooks();
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "engine/evaluate.hpp"
+#include "engine/file_read_mode.hpp"
 #include "r/guard.hpp"
 #include "r/rcpp_parallel_runner.hpp"
 
@@ -18,6 +19,11 @@ size_t block_size_setting();
 // How sums and means of doubles accumulate: option gufunc.sum_order, "exact" (the
 // default: base R's bits) or "fast". Throws gufunc_argument_error for other values.
 engine::SumOrder sum_order_setting();
+
+// How blocks read consecutive elements of files (engine/file_read_mode.hpp):
+// option gufunc.file_reads, "auto" (the default: the way measured faster),
+// "mapped" or "pread". Throws gufunc_argument_error for other values.
+engine::FileReads file_reads_setting();
 
 // True when R wants to stop: the user pressed Ctrl-C, or a time limit set by
 // setTimeLimit() passed. R's jump (its own interrupt or error, after R ran the

@@ -6,9 +6,11 @@
 #include <vector>
 
 #include "engine/evaluate.hpp"
+#include "engine/file_read_mode.hpp"
 #include "engine/mapped_file.hpp"
 #include "engine/output_file.hpp"
 #include "r/call_registry.hpp"
+#include "r/eval_settings.hpp"
 #include "r/guard.hpp"
 #include "r/lazy_altrep.hpp"
 #include "r/lazy_state.hpp"
@@ -58,6 +60,8 @@ SEXP open_file_value(const std::string& path, const std::string& type, double of
   const intptr_t n = static_cast<intptr_t>(length);
   std::shared_ptr<const engine::MappedFile> file = engine::MappedFile::open(
       path, static_cast<intptr_t>(offset), n * static_cast<intptr_t>(width));
+  engine::set_file_reads(file_reads_setting());
+  engine::measure_file_reads(*file);
   SEXP leaves = PROTECT(alloc_vector(VECSXP, 1));
   SET_VECTOR_ELT(leaves, 0, file_owner(file));
   engine::View view;

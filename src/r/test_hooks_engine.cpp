@@ -8,6 +8,7 @@
 
 #include "dispatch/table.hpp"
 #include "engine/blockability.hpp"
+#include "engine/file_read_mode.hpp"
 #include "engine/gufunc_step.hpp"
 #include "engine/mapped_file.hpp"
 #include "engine/ordered_sum.hpp"
@@ -120,6 +121,21 @@ SEXP engine_counters_of(SEXP reset) {
   });
 }
 
+// c(seconds per 8 MiB read in place, the same with pread(), whether blocks read
+// files in place now) of engine/file_read_mode.hpp (0, 0 before a measurement);
+// `forget` TRUE then forgets the measurement, so the next large file is measured.
+SEXP file_reads_of(SEXP forget) {
+  return guarded([&]() -> SEXP {
+    const engine::FileReadsMeasurement m = engine::file_reads_measurement();
+    SEXP out = alloc_vector(REALSXP, 3);
+    REAL(out)[0] = m.in_place_seconds;
+    REAL(out)[1] = m.copied_seconds;
+    REAL(out)[2] = engine::file_reads_in_place() ? 1 : 0;
+    if (Rf_asLogical(forget) == TRUE) engine::forget_file_reads_measurement();
+    return out;
+  });
+}
+
 // "double(n) -> double()": sum of squares; fails for a slice with a negative value,
 // naming the loop iteration (gufunc_error_at).
 int sumsq_checked(char** args, const intptr_t* dims, const intptr_t* steps, void* data) {
@@ -187,4 +203,5 @@ SEXP register_lazy_test_kernels() {
 GUFUNC_CALL_ENTRY(test_ordered_sum, gufunc::r::ordered_sum_of, 2);
 GUFUNC_CALL_ENTRY(test_form_kernels, gufunc::r::kernels_of, 1);
 GUFUNC_CALL_ENTRY(test_engine_counters, gufunc::r::engine_counters_of, 1);
+GUFUNC_CALL_ENTRY(test_file_reads, gufunc::r::file_reads_of, 1);
 GUFUNC_CALL_ENTRY(register_lazy_test_kernels, gufunc::r::register_lazy_test_kernels, 0);
