@@ -23,6 +23,8 @@
 # Then checks that the file results are identical() to gufunc on the arrays loaded
 # in memory (a slice if memory is short; that evaluation is timed once, the cost of
 # the computing alone), and to base R on the first 5e7 values.
+# Consecutive values are read in place or with pread(), as gufunc.file_reads says
+# (by default the way timed faster on the first file: the report says which).
 # Timings are of fresh processes, so common.R's in-process medians_ms() is not used.
 # Usage: Rscript inst/benchmarks/out_of_core.R [dir] [gb_per_file] [reps] [hdf5_gb] [keep]
 #        (defaults tempdir(), 4, 3, 0.5; "keep" keeps the data files; threads:
@@ -214,6 +216,15 @@ cat("Making the data files in", dir, "...\n")
 made <- child("make", n, temps, rain)
 stopifnot(!is.na(made$s))
 cat(sprintf("  %s (%.1f s, peak RSS %.0f MB)\n", made$value, made$s, made$peak))
+# How blocks read the files (option gufunc.file_reads; "auto" times both ways on the
+# first large file of each process, so each child makes the same measurement).
+how <- local({
+  invisible(lazy_file(temps))
+  .Call(gufunc:::C_test_file_reads, FALSE)
+})
+cat(sprintf("  files read %s (gufunc.file_reads = \"%s\"; timed per 8 MiB: in place %.2f ms, pread() %.2f ms)\n",
+            if (how[[3]] == 1) "in place through the mapping" else "with pread()",
+            getOption("gufunc.file_reads", "auto"), 1e3 * how[[1]], 1e3 * how[[2]]))
 hdf5 <- requireNamespace("HDF5Array", quietly = TRUE) && requireNamespace("rhdf5", quietly = TRUE)
 hn <- round(hdf5_gb * 1e9 / 8)
 if (hdf5) {
