@@ -58,9 +58,9 @@ SEXP open_file_value(const std::string& path, const std::string& type, double of
     throw Error("gufunc_file_error", "file '" + path + "': its data do not fit in memory");
   }
   const intptr_t n = static_cast<intptr_t>(length);
+  engine::set_file_reads(file_reads_setting());
   std::shared_ptr<const engine::MappedFile> file = engine::MappedFile::open(
       path, static_cast<intptr_t>(offset), n * static_cast<intptr_t>(width));
-  engine::set_file_reads(file_reads_setting());
   engine::measure_file_reads(*file);
   SEXP leaves = PROTECT(alloc_vector(VECSXP, 1));
   SET_VECTOR_ELT(leaves, 0, file_owner(file));
