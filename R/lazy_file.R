@@ -3,7 +3,9 @@
 #' `lazy_file()` maps a file of numbers into memory without reading it and returns
 #' a lazy value over it. Expressions, reductions and gufuncs over it are deferred as
 #' for any lazy value, and when they are computed the engine streams the file block
-#' by block: consecutive elements are read where they are mapped, others with
+#' by block: consecutive elements are read where they are mapped (or with `pread()`
+#' on machines where that was timed faster: option `gufunc.file_reads` in
+#' [gufunc_options]), others with
 #' `pread()` (a transposed view such as `t(x)` through small per-thread caches of
 #' the file), and the mapped pages are released as the evaluation goes (every 32
 #' MB of file read per thread), so memory stays bounded by the blocks, not by the
