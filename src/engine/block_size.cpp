@@ -7,6 +7,8 @@
 #include <unistd.h>
 #endif
 
+#include "engine/reduce_sums.hpp"
+
 namespace gufunc {
 namespace engine {
 
@@ -26,10 +28,10 @@ size_t block_elements(size_t streams, size_t requested, bool reads_files) {
   if (reads_files) return kFileBlockElements;
   const size_t per_element = 8 * std::max<size_t>(streams, 2);
   const size_t n = l2_cache_bytes() / 2 / per_element;
-  // Whole chunks of fast-order sums (1024 values, also whole cache lines): a block
-  // that cuts a chunk adds the cut values one at a time (15 % of the samples of a
-  // fast sum(expression) with blocks of 21,824 elements).
-  const size_t chunk = 1024;
+  // Whole chunks of fast-order sums (also whole cache lines): a block that cuts a
+  // chunk adds the cut values one at a time (15 % of the samples of a fast
+  // sum(expression) with blocks of 21,824 elements).
+  const size_t chunk = static_cast<size_t>(kFastChunk);
   return std::min<size_t>(std::max<size_t>(n / chunk * chunk, chunk), kFileBlockElements);
 }
 

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <vector>
 
+#include "engine/block_size.hpp"
 #include "engine/mapped_file.hpp"
 
 namespace gufunc {
@@ -15,15 +16,14 @@ namespace engine {
 namespace {
 
 std::atomic<int> mode{static_cast<int>(FileReads::Auto)};
-// Auto's choice: 1 in place, 0 copied, -1 not measured (in place, as before any
-// measurement: small files).
-std::atomic<int> measured_choice{-1};
+// Auto reads in place unless a measurement found pread() faster (none is made on
+// small files).
+std::atomic<bool> measured{false};
 std::atomic<double> in_place_seconds{0}, copied_seconds{0};
 
-// Bytes measured, and the buffer pread() fills: a block's read of one operand
-// (block_size.hpp's kFileBlockElements doubles) fits it.
+// Bytes measured, and the buffer pread() fills: a block's read of one operand.
 constexpr size_t kMeasuredBytes = size_t(8) << 20;
-constexpr size_t kBufferBytes = size_t(512) << 10;
+constexpr size_t kBufferBytes = kFileBlockElements * sizeof(double);
 
 volatile uint64_t sink;
 
@@ -80,12 +80,14 @@ bool file_reads_in_place() {
     case FileReads::Auto:
       break;
   }
-  return measured_choice.load(std::memory_order_relaxed) != 0;
+  return !measured.load(std::memory_order_acquire) ||
+         in_place_seconds.load(std::memory_order_relaxed) <=
+             copied_seconds.load(std::memory_order_relaxed);
 }
 
 void measure_file_reads(const MappedFile& file) {
   if (static_cast<FileReads>(mode.load()) != FileReads::Auto) return;
-  if (measured_choice.load() >= 0 || !file.guarded() || file.bytes() < kFileReadsMeasureMin) {
+  if (measured.load() || !file.guarded() || file.bytes() < kFileReadsMeasureMin) {
     return;
   }
   const size_t bytes = std::min(kMeasuredBytes, static_cast<size_t>(file.bytes())) / 8 * 8;
@@ -98,19 +100,19 @@ void measure_file_reads(const MappedFile& file) {
   in_place = std::min(in_place, time_in_place(file, bytes));
   in_place_seconds.store(in_place);
   copied_seconds.store(copied);
-  measured_choice.store(in_place <= copied ? 1 : 0);
+  measured.store(true, std::memory_order_release);
 }
 
 FileReadsMeasurement file_reads_measurement() {
   FileReadsMeasurement m;
-  if (measured_choice.load() >= 0) {
+  if (measured.load()) {
     m.in_place_seconds = in_place_seconds.load();
     m.copied_seconds = copied_seconds.load();
   }
   return m;
 }
 
-void forget_file_reads_measurement() { measured_choice.store(-1); }
+void forget_file_reads_measurement() { measured.store(false); }
 
 }  // namespace engine
 }  // namespace gufunc
