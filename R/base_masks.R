@@ -12,10 +12,24 @@
 plain <- function(x, what) if (inherits(x, "gufunc_lazy")) fallback_values(x, what) else x
 
 # Evaluates `expr`; its warnings and errors name `call` (the user's call of a
-# mask), as base R's function called directly would.
+# mask), as base R's function called directly would. `expr` is evaluated from its
+# expression, never as this function's promise: the handlers keep this frame, and
+# a promise in it would keep counting a reference to the value after it returns, so
+# R would copy a result of base R's function before changing it (y <- pmax(a, b);
+# y[1] <- 0), which base R's own call does not, and an operation could not take a
+# temporary result's memory (a - outer(u, v): src/r/donated_memory.cpp).
 with_user_call <- function(call, expr) {
-  withCallingHandlers(
-    expr,
+  force(call)  # the caller's sys.call(), before eval() adds a call of its own
+  expr <- substitute(expr)
+  handlers <- user_call_handlers(call)
+  withCallingHandlers(eval(expr, parent.frame()),
+                      warning = handlers$warning, error = handlers$error)
+}
+
+# Handlers that raise a condition again with `call`, made outside with_user_call()
+# so that they do not keep its frame.
+user_call_handlers <- function(call) {
+  list(
     warning = function(w) {
       w$call <- call
       warning(w)

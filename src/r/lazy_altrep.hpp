@@ -76,6 +76,15 @@ double values_to_copy_after(SEXP x, intptr_t first, intptr_t last, SEXP value);
 // classed internal error. A computed or file-backed x is left as it is.
 void consume_lazy(SEXP x);
 
+// Plain vector `operand` (an operand of the operation that made lazy vector x) was
+// made for that operation alone: where x's values are computed whole, they may be
+// computed into its memory (donated_memory.cpp).
+void offer_memory(SEXP x, SEXP operand);
+
+// x's values computed into the memory of the operand offer_memory() gave it, where
+// that is safe; else R_NilValue. For materialize_lazy(), which caches them.
+SEXP donated_values(SEXP x, unsigned* warnings);
+
 // The node a new graph uses for lazy vector x, and the list of R vectors that node
 // reads. Once x is materialized this is an input over its values (registered
 // with x's readers: see before_values_change).
@@ -104,6 +113,10 @@ SEXP computed_copy(SEXP x, unsigned* warnings);
 // Evaluates deferred lazy vector x into `out` (its length in values of its R type),
 // caching nothing; returns warning bits as materialize_lazy().
 unsigned evaluate_into(SEXP x, char* out);
+
+// evaluate_into() without checking for interrupts or reporting progress: for a
+// value that cannot stop half way (engine::writes_without_failing).
+unsigned evaluate_into_uninterrupted(SEXP x, char* out);
 
 // Evaluates deferred lazy vector x into the positions of `region` in `out` (the
 // values of the vector the region is of) without checking for interrupts or

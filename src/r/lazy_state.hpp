@@ -63,6 +63,10 @@ struct LazyState {
   // lazy_file() of a whole file: the file its values are (serialized as its path).
   std::shared_ptr<const engine::MappedFile> file;
   std::string file_type;  // its values as stored: "double", "integer" or "bytes"
+  // A plain operand that was made for the operation of this node alone (R counted
+  // no reference to it but the method's: outer(u, v) in a[i, j] - outer(u, v)),
+  // one of the leaves: its memory may take the values (donated_memory.cpp).
+  SEXP donor = nullptr;
 };
 
 // The bits of `bits` not yet raised for s, now counted as raised.

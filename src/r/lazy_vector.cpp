@@ -321,7 +321,9 @@ SEXP materialize_lazy(SEXP x, unsigned* warnings) {
   SEXP values = values_of(x);
   if (values != R_NilValue) return values;
   LazyState& s = state_of(x);
-  SEXP out = PROTECT(computed_copy(x, warnings));
+  SEXP out = donated_values(x, warnings);
+  if (out == R_NilValue) out = computed_copy(x, warnings);
+  PROTECT(out);
   MARK_NOT_MUTABLE(out);
   // The values are all that is needed now: the graph and its inputs can go, and
   // graphs made from x from now on read the values (one input node for all).
@@ -384,6 +386,16 @@ unsigned evaluate_into(SEXP x, char* out) {
   const engine::NodePtr node = s.node;
   return unraised_warnings(s, evaluate_guarded(s, [&](const engine::EvalOptions& options) {
                              return engine::evaluate(node, 0, s.length, out, options);
+                           }));
+}
+
+unsigned evaluate_into_uninterrupted(SEXP x, char* out) {
+  LazyState& s = state_of(x);
+  const engine::NodePtr node = s.node;
+  return unraised_warnings(s, evaluate_guarded(s, [&](const engine::EvalOptions& options) {
+                             engine::EvalOptions uninterrupted = options;
+                             uninterrupted.hooks = RoundHooks();
+                             return engine::evaluate(node, 0, s.length, out, uninterrupted);
                            }));
 }
 

@@ -36,12 +36,19 @@ SEXP release_operands(SEXP a, SEXP b) {
 // alone, so that the nodes reading a buffer that x[i, j] <- value then writes are
 // the value's only: computed into memory of its own first, it leaves no reader
 // that needs a copy (src/r/lazy_assign.cpp). A consumed value raises an internal
-// error if it is ever read (it cannot be, as R counts references).
+// error if it is ever read (it cannot be, as R counts references). A plain operand
+// made for the call alone (outer(u, v) in a[i, j] - outer(u, v)) may take value's
+// values into its memory (donated_memory.cpp).
 SEXP consume_temporaries(SEXP value, SEXP operands) {
   return guarded([&]() -> SEXP {
     for (R_xlen_t i = 0; i < XLENGTH(operands); ++i) {
       SEXP x = VECTOR_ELT(operands, i);
-      if (x != value && lazy_inside(x) == x) consume_lazy(x);
+      if (x == value) continue;
+      if (lazy_inside(x) == x) {
+        consume_lazy(x);
+      } else if (lazy_inside(value) == value) {
+        offer_memory(value, x);
+      }
     }
     return R_NilValue;
   });

@@ -63,19 +63,22 @@ SEXP collector_weight_bytes(SEXP x) {
 }  // namespace
 
 extern double in_place_writes, direct_writes;  // lazy_assign.cpp
+extern double donated_results;                 // donated_memory.cpp
 
 namespace {
 // c(subassignments written in place, bytes of values copied for their readers
-// first, of those writes the ones whose value was computed straight into x) so
-// far; all zero afterwards if `reset`.
+// first, of those writes the ones whose value was computed straight into x,
+// values computed into a temporary operand's memory) so far; all zero afterwards
+// if `reset`.
 SEXP in_place_counters(SEXP reset) {
   return guarded([&]() -> SEXP {
-    SEXP out = Rf_allocVector(REALSXP, 3);
+    SEXP out = Rf_allocVector(REALSXP, 4);
     REAL(out)[0] = in_place_writes;
     REAL(out)[1] = engine::reader_bytes_copied();
     REAL(out)[2] = direct_writes;
+    REAL(out)[3] = donated_results;
     if (Rf_asLogical(reset) == TRUE) {
-      in_place_writes = direct_writes = engine::reader_bytes_copied() = 0;
+      in_place_writes = direct_writes = donated_results = engine::reader_bytes_copied() = 0;
     }
     return out;
   });

@@ -1,0 +1,91 @@
+// Results computed into the memory of a temporary operand. In gauss's step
+// a[i, j] <- a[i, j] - outer(u, v) the product is a plain matrix that base R made
+// for the subtraction alone, and the difference has its length and type: base R's
+// arithmetic writes such a result into its operand's memory (an operand nothing
+// refers to), and so does materializing a lazy value whose operation took one. That
+// saves a result's fresh pages, which cost more than the computing on some virtual
+// machines, and its memory.
+//
+// Safe because nothing else can read the operand: R counted one reference to it,
+// the method's promise, when the operation was recorded (operand_references.cpp),
+// and from then on only the graph holds it. Its node is read by the value's own
+// operation only, element i for element i, and the value (IEEE double arithmetic,
+// engine::writes_without_failing) cannot stop half way, so no evaluation is left
+// reading an operand half overwritten.
+#include <cstring>
+
+#include "engine/assign.hpp"
+#include "r/lazy_altrep.hpp"
+#include "r/lazy_state.hpp"
+#include "r/r_arrays.hpp"
+
+namespace gufunc {
+namespace r {
+
+// Values computed into a donor so far (a test counter, test_hooks_memory.cpp).
+double donated_results = 0;
+
+namespace {
+
+// Whether plain vector v is one whose memory a value of type `dtype` and length
+// `length` can take: an ordinary vector (no ALTREP class computes it, no class).
+bool may_take(SEXP v, gufunc_dtype dtype, R_xlen_t length) {
+  return lazy_inside(v) == nullptr && !ALTREP(v) && !OBJECT(v) && TYPEOF(v) == sexptype_of(dtype) &&
+         XLENGTH(v) == length && length > 1;
+}
+
+bool is_leaf(SEXP x, SEXP v) {
+  SEXP leaves = VECTOR_ELT(R_altrep_data2(x), kLeavesSlot);
+  if (TYPEOF(leaves) != VECSXP) return false;
+  for (R_xlen_t i = 0; i < XLENGTH(leaves); ++i) {
+    if (VECTOR_ELT(leaves, i) == v) return true;
+  }
+  return false;
+}
+
+// Whether the graph of x (its state s) reads donor's memory through one input node
+// of x's own operation, element i for element i, and nothing else holds that node
+// or the operation.
+bool read_by_own_operation_only(const LazyState& s, SEXP donor) {
+  if (!s.node || s.node.use_count() != 1) return false;
+  const engine::Node& root = *s.node;
+  if (root.kind != engine::NodeKind::Map || root.dtype != s.dtype) return false;
+  const char* data = data_of(donor);
+  int readers = 0;
+  for (const engine::NodePtr& c : root.children) {
+    if (c->kind != engine::NodeKind::Input || c->view.data != data) continue;
+    const engine::View& v = c->view;
+    if (c.use_count() != 1 || v.is_block() || v.each != 1 || v.length != s.length || v.readers ||
+        v.file_fd >= 0 || v.copied_only()) {
+      return false;
+    }
+    ++readers;
+  }
+  return readers == 1;
+}
+
+}  // namespace
+
+void offer_memory(SEXP x, SEXP operand) {
+  if (lazy_inside(x) != x || lazy_is_materialized(x)) return;
+  LazyState& s = state_of(x);
+  if (s.donor == nullptr && may_take(operand, s.dtype, s.length)) s.donor = operand;
+}
+
+SEXP donated_values(SEXP x, unsigned* warnings) {
+  LazyState& s = state_of(x);
+  SEXP donor = s.donor;
+  s.donor = nullptr;  // offered once: the node is replaced by the values next
+  if (donor == nullptr || s.failed || !is_leaf(x, donor) || !may_take(donor, s.dtype, s.length) ||
+      !read_by_own_operation_only(s, donor) || !engine::writes_without_failing(*s.node)) {
+    return R_NilValue;
+  }
+  *warnings = evaluate_into_uninterrupted(x, data_of(donor));
+  // Its dims and names were the operand's; the caller gives x's.
+  SET_ATTRIB(donor, R_NilValue);
+  ++donated_results;
+  return donor;
+}
+
+}  // namespace r
+}  // namespace gufunc
