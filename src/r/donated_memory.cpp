@@ -12,8 +12,6 @@
 // operation only, element i for element i, and the value (IEEE double arithmetic,
 // engine::writes_without_failing) cannot stop half way, so no evaluation is left
 // reading an operand half overwritten.
-#include <cstring>
-
 #include "engine/assign.hpp"
 #include "r/lazy_altrep.hpp"
 #include "r/lazy_state.hpp"
