@@ -62,8 +62,8 @@ SEXP collector_weight_bytes(SEXP x) {
 
 }  // namespace
 
-extern double in_place_writes, direct_writes;  // lazy_assign.cpp
-extern double donated_results;                 // donated_memory.cpp
+extern double in_place_writes, direct_writes;    // lazy_assign.cpp
+extern double donated_results, min_donor_bytes;  // donated_memory.cpp
 
 namespace {
 // c(subassignments written in place, bytes of values copied for their readers
@@ -83,6 +83,15 @@ SEXP in_place_counters(SEXP reset) {
     return out;
   });
 }
+// The smallest operand whose memory a lazy value may take, in bytes
+// (donated_memory.cpp), set to `bytes`; returns the one before.
+SEXP set_min_donor_bytes(SEXP bytes) {
+  return guarded([&]() -> SEXP {
+    const double before = min_donor_bytes;
+    min_donor_bytes = Rf_asReal(bytes);
+    return Rf_ScalarReal(before);
+  });
+}
 }  // namespace
 
 }  // namespace r
@@ -91,3 +100,4 @@ SEXP in_place_counters(SEXP reset) {
 GUFUNC_CALL_ENTRY(test_limit_address_space, gufunc::r::limit_address_space, 1);
 GUFUNC_CALL_ENTRY(test_collector_weight, gufunc::r::collector_weight_bytes, 1);
 GUFUNC_CALL_ENTRY(test_in_place_counters, gufunc::r::in_place_counters, 1);
+GUFUNC_CALL_ENTRY(test_min_donor_bytes, gufunc::r::set_min_donor_bytes, 1);

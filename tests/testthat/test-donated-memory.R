@@ -7,6 +7,13 @@
 
 donated <- function() .Call(gufunc:::C_test_in_place_counters, TRUE)[4]
 
+# Operands of any size may take a value here (by default only those of 32 MiB or
+# more do, src/r/donated_memory.cpp).
+any_donor_size <- function(env = parent.frame()) {
+  before <- .Call(gufunc:::C_test_min_donor_bytes, 0)
+  withr::defer(.Call(gufunc:::C_test_min_donor_bytes, before), envir = env)
+}
+
 make_inputs <- function(nr = 300, nc = 250) {
   set.seed(5)
   x <- matrix(runif(nr * nc, -2, 2), nr, nc)
@@ -15,6 +22,7 @@ make_inputs <- function(nr = 300, nc = 250) {
 }
 
 test_that("a temporary operand's memory takes the value, with base R's bits and attributes", {
+  any_donor_size()
   withr::local_options(gufunc.lazy_min_length = 1000)
   p <- make_inputs()
   for (threads in c(1, 2)) for (block in c(NA, 4099)) {
@@ -39,6 +47,7 @@ test_that("a temporary operand's memory takes the value, with base R's bits and 
 })
 
 test_that("an operand something else refers to is never written", {
+  any_donor_size()
   withr::local_options(gufunc.lazy_min_length = 1000)
   p <- make_inputs()
   a <- lazy(p$x)
@@ -60,6 +69,7 @@ test_that("an operand something else refers to is never written", {
 })
 
 test_that("a value other graphs read is computed into memory of its own", {
+  any_donor_size()
   withr::local_options(gufunc.lazy_min_length = 1000)
   p <- make_inputs()
   a <- lazy(p$x)
@@ -79,6 +89,7 @@ test_that("a value other graphs read is computed into memory of its own", {
 })
 
 test_that("values that may warn or fail are not computed into an operand", {
+  any_donor_size()
   withr::local_options(gufunc.lazy_min_length = 1000)
   n <- 5000L
   xi <- c(.Machine$integer.max, seq_len(n - 1L))
@@ -91,6 +102,7 @@ test_that("values that may warn or fail are not computed into an operand", {
 })
 
 test_that("an elimination's steps take the product's memory and match base R", {
+  any_donor_size()
   withr::local_options(gufunc.lazy_min_length = 1000)
   set.seed(11)
   n <- 120
@@ -106,6 +118,15 @@ test_that("an elimination's steps take the product's memory and match base R", {
   donated()
   expect_identical(materialize(gauss(lazy(m))), gauss(m))
   expect_gt(donated(), 10)
+})
+
+test_that("operands below 32 MiB keep their memory by default", {
+  withr::local_options(gufunc.lazy_min_length = 1000)
+  p <- make_inputs()
+  donated()
+  d <- lazy(p$x) - outer(p$u, p$v)
+  expect_identical(materialize(d), p$x - outer(p$u, p$v))
+  expect_equal(donated(), 0)
 })
 
 # Whether R copies the result of `make()` before x[1] <- 0 changes it.
