@@ -1,10 +1,9 @@
-// Results computed into the memory of a temporary operand. In gauss's step
-// a[i, j] <- a[i, j] - outer(u, v) the product is a plain matrix that base R made
-// for the subtraction alone, and the difference has its length and type: base R's
-// arithmetic writes such a result into its operand's memory (an operand nothing
-// refers to), and so does materializing a lazy value whose operation took one. That
-// saves a result's fresh pages, which cost more than the computing on some virtual
-// machines, and its memory.
+// Results computed into the memory of a temporary operand. In a - outer(u, v) the
+// product is a plain matrix that base R made for the subtraction alone, and the
+// difference has its length and type: base R's arithmetic writes such a result
+// into its operand's memory (an operand nothing refers to), and so does
+// materializing a lazy value whose operation took a large one. That saves a
+// result's memory and the writing of fresh pages.
 //
 // Safe because nothing else can read the operand: R counted one reference to it,
 // the method's promise, when the operation was recorded (operand_references.cpp),
