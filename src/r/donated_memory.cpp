@@ -86,11 +86,14 @@ SEXP donated_values(SEXP x, unsigned* warnings) {
   LazyState& s = state_of(x);
   SEXP donor = s.donor;
   s.donor = nullptr;  // offered once: the node is replaced by the values next
-  if (donor == nullptr || s.failed || !is_leaf(x, donor) || !may_take(donor, s.dtype, s.length) ||
-      !read_by_own_operation_only(s, donor) || !engine::writes_without_failing(*s.node)) {
+  // (offer_memory() checked its type, length and size; being a leaf, it is alive.)
+  if (donor == nullptr || s.failed || !is_leaf(x, donor) || !read_by_own_operation_only(s, donor) ||
+      !engine::writes_without_failing(*s.node)) {
     return R_NilValue;
   }
-  *warnings = evaluate_into_uninterrupted(x, data_of(donor));
+  engine::Region whole;  // all of the donor, one column
+  whole.rows = s.length;
+  *warnings = evaluate_into_region(x, whole, data_of(donor));
   // Its dims and names were the operand's; the caller gives x's.
   SET_ATTRIB(donor, R_NilValue);
   ++donated_results;

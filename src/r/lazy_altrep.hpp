@@ -114,10 +114,6 @@ SEXP computed_copy(SEXP x, unsigned* warnings);
 // caching nothing; returns warning bits as materialize_lazy().
 unsigned evaluate_into(SEXP x, char* out);
 
-// evaluate_into() without checking for interrupts or reporting progress: for a
-// value that cannot stop half way (engine::writes_without_failing).
-unsigned evaluate_into_uninterrupted(SEXP x, char* out);
-
 // Evaluates deferred lazy vector x into the positions of `region` in `out` (the
 // values of the vector the region is of) without checking for interrupts or
 // reporting progress: for a value that cannot stop half way

@@ -389,16 +389,6 @@ unsigned evaluate_into(SEXP x, char* out) {
                            }));
 }
 
-unsigned evaluate_into_uninterrupted(SEXP x, char* out) {
-  LazyState& s = state_of(x);
-  const engine::NodePtr node = s.node;
-  return unraised_warnings(s, evaluate_guarded(s, [&](const engine::EvalOptions& options) {
-                             engine::EvalOptions uninterrupted = options;
-                             uninterrupted.hooks = RoundHooks();
-                             return engine::evaluate(node, 0, s.length, out, uninterrupted);
-                           }));
-}
-
 unsigned evaluate_into_region(SEXP x, const engine::Region& region, char* out) {
   LazyState& s = state_of(x);
   const engine::NodePtr node = s.node;
