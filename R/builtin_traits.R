@@ -66,11 +66,40 @@ lazy_builtin_map <- function(name, args, call, computed = args) {
 keep_lazy_length <- 1024L
 
 small_result <- function(name, args) {
-  value <- base_fallback(name, args, count = FALSE)
+  value <- quiet_arithmetic(name, args)
+  if (is.null(value)) value <- base_fallback(name, args, count = FALSE)
   if (length(value) >= keep_lazy_length && lazy_operand(value) && is.null(attr(value, "class"))) {
     return(.Call(C_lazy_wrap, value))
   }
   value
+}
+
+# Arithmetic of two double operands that can neither warn nor fail: base R's
+# operator on their values, without base_fallback()'s condition handlers, which
+# cost tens of microseconds (an elimination step divides a short view by its
+# pivot). That is where the operands are of one length (with the same dims where
+# both have dims), or one of them is a single value without attributes, and
+# neither has a class but the lazy one nor attributes but dims and dimnames
+# (base R's own operator then gives the attributes). NULL for others.
+quiet_arithmetic <- function(name, args) {
+  if (length(args) != 2L || !name %in% c("+", "-", "*", "/", "^")) return(NULL)
+  x <- args[[1L]]
+  y <- args[[2L]]
+  if (typeof(x) != "double" || typeof(y) != "double") return(NULL)
+  plain_kind <- function(v) {
+    cls <- oldClass(v)
+    (is.null(cls) || identical(cls, "gufunc_lazy")) &&
+      all(names(attributes(v)) %in% c("class", "dim", "dimnames"))
+  }
+  if (!plain_kind(x) || !plain_kind(y)) return(NULL)
+  nx <- length(x)
+  ny <- length(y)
+  if (nx == ny) {
+    if (!is.null(dim(x)) && !is.null(dim(y)) && !identical(dim(x), dim(y))) return(NULL)
+  } else if (!(nx == 1L && is.null(dim(x))) && !(ny == 1L && is.null(dim(y)))) {
+    return(NULL)
+  }
+  get(name, baseenv())(plain_values(x), plain_values(y))
 }
 
 # is.na() and the like on a lazy value: deferred, or base R's on its values.

@@ -19,10 +19,16 @@
 #' dims and dimnames. With `options(matprod = "blas")`, or a BLAS whose products
 #' differ from that rule on a probe made once per session, base R's `outer()` runs
 #' on the values. Other `FUN` are base R's `outer()`, deferred where `FUN` is
-#' (`rep()` of a lazy value is a view).
+#' (`rep()` of a lazy value is a view). A result shorter than
+#' `gufunc.lazy_min_length` is base R's `outer()` of the values, at once.
 #' @param X,Y,FUN As for base R's `outer()`.
 #' @export
 outer <- function(X, Y, FUN = "*", ...) {
+  if ((is_lazy(X) || is_lazy(Y)) && as.double(length(X)) * length(Y) < lazy_min_length()) {
+    # A short result: base R's on the values, as for the operators.
+    X <- plain_values(X)
+    Y <- plain_values(Y)
+  }
   if (is_lazy(X) || is_lazy(Y)) {
     # The other one lazy too (no copy): base R's outer() repeats both, and repeating a
     # lazy value is a view, not length(X) * length(Y) values in memory.
@@ -45,6 +51,8 @@ lazy_if_plain <- function(v) {
 # the dims (X's, then Y's; a vector's length) and dimnames (a vector's names) of
 # base R's outer().
 outer_product <- function(X, Y) {
+  out <- outer_vectors_product(X, Y)
+  if (!is.null(out)) return(out)
   out <- base::outer(as.vector(X), as.vector(Y), outer_product_elements)
   margin <- function(v) {
     if (is.array(v)) list(dim = dim(v), names = dimnames(v))
@@ -59,6 +67,27 @@ outer_product <- function(X, Y) {
     dimnames(out) <- c(mx$names, my$names)
   }
   out
+}
+
+# outer_product() of two double vectors without attributes (of a lazy one, a
+# lazy vector viewing plain values or computed), built in a few calls: an
+# elimination step takes one such product of two short vectors, where base R's
+# outer() and its rep() of lazy values would cost ten times the step's own R code.
+# NULL for other operands.
+outer_vectors_product <- function(X, Y) {
+  nx <- length(X)
+  ny <- length(Y)
+  if (typeof(X) != "double" || typeof(Y) != "double" || nx < 2L || ny < 2L ||
+      as.double(nx) * ny < lazy_min_length() ||
+      !is.null(attributes_but_class(X)) || !is.null(attributes_but_class(Y))) {
+    return(NULL)
+  }
+  repeated <- function(v, times, each) {
+    view <- .Call(C_lazy_rep_view, v, times, each)  # NULL: a deferred v
+    if (is.null(view)) .Call(C_lazy_rep_view, materialize(v), times, each) else view
+  }
+  product <- .Call(C_lazy_map, "*", list(repeated(X, ny, 1), repeated(Y, 1, nx)), "base", NULL)
+  .Call(C_lazy_map, "+", list(product, 0), "base", list(dim = c(nx, ny)))
 }
 
 #' @rdname base_masks

@@ -37,6 +37,12 @@ bool must_copy(const Node& node, const void* buffer, intptr_t from, intptr_t to,
   return &node != keep && node.kind == NodeKind::Input && node.view.buffer == buffer &&
          view_reads_bytes(node.view, from, to);
 }
+
+// The elements a copy of `view` holds: each element once (rep(x, each = k) of a
+// row copies the row, not k times the row).
+intptr_t distinct_elements(const View& view) {
+  return view.each > 1 && !view.is_rolled() ? view.length / view.each : view.length;
+}
 }  // namespace
 
 double BufferReaders::bytes_to_copy(const void* buffer, intptr_t from, intptr_t to,
@@ -48,7 +54,8 @@ double BufferReaders::bytes_to_copy(const void* buffer, intptr_t from, intptr_t 
     const std::shared_ptr<const Node> node = weak.lock();
     if (node && must_copy(*node, buffer, from, to, keep) &&
         std::find(besides.begin(), besides.end(), node.get()) == besides.end()) {
-      bytes += static_cast<double>(node->length) * static_cast<double>(dtype_size(node->dtype));
+      bytes += static_cast<double>(distinct_elements(node->view)) *
+               static_cast<double>(dtype_size(node->dtype));
     }
   }
   return bytes;
@@ -66,13 +73,18 @@ void BufferReaders::detach(const void* buffer, intptr_t from, intptr_t to, const
       continue;
     }
     const View& old = node->view;
+    View distinct = old;
+    distinct.length = distinct_elements(old);
+    if (distinct.length != old.length) distinct.each = 1;
     View copy;
     copy.dtype = old.dtype;
     copy.length = old.length;
+    copy.each = distinct.length > 0 ? old.length / distinct.length : 1;
+    const size_t bytes = static_cast<size_t>(distinct.length) * dtype_size(old.dtype);
     char* data = nullptr;
-    copy.memory = allocate(static_cast<size_t>(old.length) * dtype_size(old.dtype), &data);
-    read_view(old, 0, old.length, data);
-    reader_bytes_copied() += static_cast<double>(old.length) * dtype_size(old.dtype);
+    copy.memory = allocate(bytes, &data);
+    read_view(distinct, 0, distinct.length, data);
+    reader_bytes_copied() += static_cast<double>(bytes);
     copy.data = data;
     copy.buffer = data;
     // The one change a node undergoes (see the header): the same values, elsewhere.

@@ -256,3 +256,29 @@ test_that("a long loop of in-place writes keeps memory and the graph bounded", {
   for (k in seq_len(10000)) expected[k %% 200 + 1, 1:50] <- k
   expect_identical(materialize(out), expected)
 })
+
+test_that("a repetition kept across an in-place write reads x's old values, copied once", {
+  withr::local_options(gufunc.lazy_min_length = 1000)
+  withr::local_seed(5)
+  v <- runif(1e5)
+  f <- function(v) {
+    x <- lazy(v) * 1
+    invisible(c(x)) # computed: its values are its own
+    r <- rep(x[1:2000], each = 3) # a view reading each element three times
+    x[1:3000] <- 0
+    list(x = x, r = r, again = r * 2)
+  }
+  in_place_counters()
+  got <- f(v)
+  counters <- in_place_counters()
+  base <- v * 1
+  expect_identical(materialize(got$r), rep(base[1:2000], each = 3))
+  expect_identical(materialize(got$again), rep(base[1:2000], each = 3) * 2)
+  base[1:3000] <- 0
+  expect_identical(materialize(got$x), base)
+  expect_equal(counters[1], 1) # written in place
+  # The 2000 elements the repetition reads, once each (not 6000), and the same
+  # for the view x[1:2000] if it was not collected yet.
+  expect_gte(counters[2], 2000 * 8)
+  expect_lte(counters[2], 2 * 2000 * 8)
+})
