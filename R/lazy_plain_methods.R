@@ -96,6 +96,12 @@ rep_view <- function(x, args) {
   }
   if (!whole(times) || !whole(each) || (times > 1 && each > 1)) return(NULL)
   if (n * times * each < max(lazy_min_length(), 2)) return(NULL)
+  repeated_view(x, times, each)
+}
+
+# rep(x, times = times) or rep(x, each = each) of x (of length 2 or more) as a view
+# of its values: of x's memory, or of its values computed first where x is deferred.
+repeated_view <- function(x, times, each) {
   view <- .Call(C_lazy_rep_view, x, times, each)  # NULL: not a view of plain values
   if (is.null(view)) view <- .Call(C_lazy_rep_view, materialize(x), times, each)
   view

@@ -69,24 +69,20 @@ outer_product <- function(X, Y) {
   out
 }
 
-# outer_product() of two double vectors without attributes (of a lazy one, a
-# lazy vector viewing plain values or computed), built in a few calls: an
-# elimination step takes one such product of two short vectors, where base R's
-# outer() and its rep() of lazy values would cost ten times the step's own R code.
-# NULL for other operands.
+# outer_product() of two double vectors without attributes (a product of at least
+# gufunc.lazy_min_length elements: outer() computes shorter ones at once), built
+# in a few calls: an elimination step takes one such product of two short vectors,
+# where base R's outer() and its rep() of lazy values would cost ten times the
+# step's own R code. NULL for other operands.
 outer_vectors_product <- function(X, Y) {
   nx <- length(X)
   ny <- length(Y)
   if (typeof(X) != "double" || typeof(Y) != "double" || nx < 2L || ny < 2L ||
-      as.double(nx) * ny < lazy_min_length() ||
       !is.null(attributes_but_class(X)) || !is.null(attributes_but_class(Y))) {
     return(NULL)
   }
-  repeated <- function(v, times, each) {
-    view <- .Call(C_lazy_rep_view, v, times, each)  # NULL: a deferred v
-    if (is.null(view)) .Call(C_lazy_rep_view, materialize(v), times, each) else view
-  }
-  product <- .Call(C_lazy_map, "*", list(repeated(X, ny, 1), repeated(Y, 1, nx)), "base", NULL)
+  product <- .Call(C_lazy_map, "*", list(repeated_view(X, ny, 1), repeated_view(Y, 1, nx)),
+                   "base", NULL)
   .Call(C_lazy_map, "+", list(product, 0), "base", list(dim = c(nx, ny)))
 }
 

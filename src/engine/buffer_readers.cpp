@@ -73,13 +73,16 @@ void BufferReaders::detach(const void* buffer, intptr_t from, intptr_t to, const
       continue;
     }
     const View& old = node->view;
+    // Each element once, read `each` times from the copy as from the original.
     View distinct = old;
     distinct.length = distinct_elements(old);
-    if (distinct.length != old.length) distinct.each = 1;
     View copy;
     copy.dtype = old.dtype;
     copy.length = old.length;
-    copy.each = distinct.length > 0 ? old.length / distinct.length : 1;
+    if (distinct.length != old.length) {
+      copy.each = old.each;
+      distinct.each = 1;
+    }
     const size_t bytes = static_cast<size_t>(distinct.length) * dtype_size(old.dtype);
     char* data = nullptr;
     copy.memory = allocate(bytes, &data);
