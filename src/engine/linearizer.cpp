@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "dispatch/apply.hpp"
+#include "engine/reused_values.hpp"
 #include "kernels/r_summary.hpp"
 
 namespace gufunc {
@@ -242,12 +243,7 @@ class Linearizer {
 
   // The values an earlier request kept for `n`: an input reading them.
   int kept_input(const Node& n) {
-    View view;
-    view.data = n.kept->data;
-    view.dtype = n.dtype;
-    view.length = n.length;
-    view.buffer = view.data;
-    NodePtr input = make_input(view);
+    NodePtr input = make_input(kept_view(n));
     const int id = add_value({ValueKind::Input, n.dtype, input.get()});
     b_.kept_inputs.push_back(std::move(input));
     b_.kept_warnings |= n.kept->warnings;

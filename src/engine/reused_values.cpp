@@ -2,6 +2,7 @@
 // reused_values.hpp).
 #include "engine/reused_values.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <string>
@@ -47,6 +48,8 @@ int operation_cost(const Node& n) {
   return name == "/" ? 2 : kCostToKeep;
 }
 
+bool keep_any_cost = false;  // set by KeepReusedAnyCost
+
 // Whether computing `n` costs enough to keep its values, and it reads no file.
 bool worth_keeping(const Node& n) {
   int cost = 0;
@@ -61,10 +64,17 @@ bool worth_keeping(const Node& n) {
     cost += operation_cost(m);
     return true;
   });
-  return !reads_file && cost >= kCostToKeep;
+  return !reads_file && (keep_any_cost || cost >= kCostToKeep);
 }
 
-void keep(const Node& n, const EvalOptions& options) {
+// Maps whose values were kept, their subgraphs not dropped yet.
+std::vector<std::weak_ptr<const Node>>& kept_maps() {
+  static std::vector<std::weak_ptr<const Node>> maps;
+  return maps;
+}
+
+void keep(const NodePtr& node, const EvalOptions& options) {
+  const Node& n = *node;
   const size_t bytes = static_cast<size_t>(n.length) * dtype_size(n.dtype);
   auto kept = std::make_shared<KeptValues>();
   char* data = nullptr;
@@ -81,11 +91,79 @@ void keep(const Node& n, const EvalOptions& options) {
   kept->warnings = evaluate(handle, 0, n.length, data, whole);
   kept->data = data;
   n.kept = std::move(kept);
+  if (n.kind != NodeKind::Map) return;
+  std::vector<std::weak_ptr<const Node>>& maps = kept_maps();
+  // Where no write drops them, the maps gone since are forgotten now and then.
+  if (maps.size() >= 64 && (maps.size() & (maps.size() - 1)) == 0) {
+    maps.erase(std::remove_if(maps.begin(), maps.end(),
+                              [](const std::weak_ptr<const Node>& m) { return m.expired(); }),
+               maps.end());
+  }
+  maps.push_back(node);
+}
+
+// Whether keep_reused() keeps `n` in request `request` (0: a new request).
+bool kept_in(const Node& n, uint64_t request) {
+  return n.computed_in != 0 && n.computed_in != request && n.length >= kMinKeptElements &&
+         worth_keeping(n);
+}
+
+// walk_nodes() over the owning pointers.
+template <class Visit>
+void walk_owned(const Node& root, Visit visit) {
+  std::unordered_set<const Node*> seen;
+  std::vector<NodePtr> stack(root.children.begin(), root.children.end());
+  while (!stack.empty()) {
+    const NodePtr n = std::move(stack.back());
+    stack.pop_back();
+    if (!seen.insert(n.get()).second || !visit(n)) continue;
+    for (const NodePtr& c : n->children) stack.push_back(c);
+  }
+}
+
+std::vector<const Node*> children_of(const Node& n) {
+  std::vector<const Node*> out;
+  for (const NodePtr& c : n.children) out.push_back(c.get());
+  return out;
 }
 
 }  // namespace
 
 void set_kept_memory(KeptMemory memory) { kept_memory() = std::move(memory); }
+
+KeepReusedAnyCost::KeepReusedAnyCost() : before_(keep_any_cost) { keep_any_cost = true; }
+KeepReusedAnyCost::~KeepReusedAnyCost() { keep_any_cost = before_; }
+
+std::vector<const Node*> reused_nodes(const Node& root) {
+  const KeepReusedAnyCost any_cost;
+  std::vector<const Node*> out;
+  walk_nodes(children_of(root), [&](const Node& n) {
+    if (n.kept || n.source || !element_wise(n)) return false;
+    if (kept_in(n, 0)) {
+      out.push_back(&n);
+      return false;
+    }
+    return true;
+  });
+  return out;
+}
+
+void drop_kept_subgraphs() {
+  for (const std::weak_ptr<const Node>& kept : kept_maps()) {
+    if (const NodePtr n = kept.lock()) const_cast<Node&>(*n).children.clear();
+  }
+  kept_maps().clear();
+}
+
+View kept_view(const Node& n) {
+  View view;
+  view.data = n.kept->data;
+  view.dtype = n.dtype;
+  view.length = n.length;
+  view.buffer = view.data;
+  view.memory = std::shared_ptr<void>(n.kept, const_cast<char*>(n.kept->data));
+  return view;
+}
 
 uint64_t new_request_id() {
   static std::atomic<uint64_t> last{0};
@@ -100,14 +178,12 @@ void keep_reused(const Node& root, const EvalOptions& options) {
     if (root.computed_in == options.request) return;
     root.computed_in = options.request;
   }
-  std::vector<const Node*> children;
-  for (const NodePtr& c : root.children) children.push_back(c.get());
-  walk_nodes(std::move(children), [&](const Node& n) {
+  walk_owned(root, [&](const NodePtr& node) {
+    const Node& n = *node;
     // Views of a deferred expression share its values their own way (shared_views.hpp).
     if (n.kept || n.source || !element_wise(n)) return false;
-    if (n.computed_in != 0 && n.computed_in != options.request && n.length >= kMinKeptElements &&
-        worth_keeping(n)) {
-      keep(n, options);
+    if (kept_in(n, options.request)) {
+      keep(node, options);
       return false;
     }
     n.computed_in = options.request;

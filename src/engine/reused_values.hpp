@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <vector>
 
 #include "engine/graph.hpp"
 
@@ -44,6 +45,37 @@ void set_kept_memory(KeptMemory memory);
 // keeps) those an earlier request computed already. Does nothing when
 // options.keep_reused is false (the computation of a kept value itself).
 void keep_reused(const Node& root, const EvalOptions& options);
+
+// Keeping whatever it costs: while one lives (main thread), keep_reused() keeps
+// every node an earlier request computed, however cheap to compute again. The R
+// bridge computes so a value it writes in place where the value reads such nodes
+// that read the vector written (lattice Boltzmann's ux, read by the value of each
+// plane of f): kept, they read it no more and need no copy (src/r/lazy_assign.cpp).
+class KeepReusedAnyCost {
+ public:
+  KeepReusedAnyCost();
+  ~KeepReusedAnyCost();
+  KeepReusedAnyCost(const KeepReusedAnyCost&) = delete;
+  KeepReusedAnyCost& operator=(const KeepReusedAnyCost&) = delete;
+
+ private:
+  bool before_;
+};
+
+// Evaluations read a map's kept values, never the subgraph they were computed
+// from: it goes (where nothing else holds it), and with it the inputs that read
+// vectors written in place later (buffer_readers.hpp), which then need no copy.
+// Not at once: a batch built before may still call the map's kernel on its
+// children. The R bridge drops them before it counts or makes such copies (main
+// thread, no evaluation running). Nodes are made non-const (make_map); a patch
+// keeps its children (plans walk its chain of writes).
+void drop_kept_subgraphs();
+
+// The nodes a new request evaluating `root` would keep under KeepReusedAnyCost.
+std::vector<const Node*> reused_nodes(const Node& root);
+
+// An input view of the kept values of `n` (n.kept set), holding them.
+View kept_view(const Node& n);
 
 // A new request id: every EvalOptions made is one request (an R call that
 // evaluates), however many evaluations it runs.

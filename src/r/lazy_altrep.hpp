@@ -70,6 +70,10 @@ double values_to_copy(SEXP x, intptr_t first, intptr_t last);
 // The same, once lazy vector `value` has been computed into memory of its own: the
 // input nodes that only its graph holds are gone then.
 double values_to_copy_after(SEXP x, intptr_t first, intptr_t last, SEXP value);
+// As values_to_copy_after(), once value's evaluation has kept the values of the
+// nodes an earlier evaluation computed (engine::reused_nodes, which no longer read
+// x then); -1 where it would keep none.
+double values_to_copy_once_kept(SEXP x, intptr_t first, intptr_t last, SEXP value);
 
 // Lazy vector x, deferred, was an operation's temporary (operand_references.cpp):
 // its graph goes with the operation's result alone, and reading x again raises a

@@ -10,6 +10,7 @@
 
 #include "dispatch/apply.hpp"
 #include "engine/assign.hpp"
+#include "engine/reused_values.hpp"
 #include "r/call_registry.hpp"
 #include "r/guard.hpp"
 #include "r/lazy_altrep.hpp"
@@ -101,38 +102,59 @@ bool assign_in_place(SEXP x, const engine::Region& region, SEXP value, unsigned*
   if (!values_private(x)) return false;
   SEXP lazy = lazy_inside(value);
   if (lazy != nullptr && lazy != value) return false;  // R's wrapper around a shared value
-  // Only where that leaves no more garbage than a new version would: a value
+  // Only where that leaves no more garbage than a new version would. Without
+  // copies for other readers a write leaves the value's memory at most, as base
+  // R's subassignment leaves its value: it is written in place. Else a value
   // takes region-sized memory (its own, or, computed straight into x, the copies
   // the graphs that read x's region keep once they are garbage: R's reference
   // counts cannot tell that they are), and readers the write reaches get copies;
   // a new version serves the writes that wait on it when it is computed (up to
   // kMaxPendingWrites: as many as waited on x's values, when they were a chain's).
-  // So a stencil whose step reads x through views, or a loop writing whole planes,
-  // makes new versions; an elimination step on a block of at most half of x
-  // (each step computing the last step's version) or a loop of small writes
-  // (a[k, ] <- v) writes in place. (Counting a direct value as no garbage made
-  // every gauss step write in place: 1.3x base R instead of 1.0x, but a peak of
-  // 181 MB instead of 152 against base R's 131; inst/benchmarks/README.md.)
+  // So a stencil whose step reads x through views (center <- grid[inner]) makes
+  // new versions; an elimination step on a block of at most half of x (each step
+  // computing the last step's version), a loop of small writes (a[k, ] <- v) or
+  // writes of planes whose values read nothing else of x write in place. (Counting
+  // a direct value as no garbage made every gauss step write in place: 1.3x base R
+  // instead of 1.0x, but a peak of 181 MB instead of 152 against base R's 131;
+  // inst/benchmarks/README.md.)
   const LazyState& s = state_of(x);
   const double n = static_cast<double>(s.length);
   const double count = static_cast<double>(region.count());
   const intptr_t last = region.position(region.count() - 1);  // the last position written
-  const double copies = values_to_copy(x, region.first, last);
-  const bool deferred = lazy != nullptr && !lazy_is_materialized(lazy);
+  double copies = values_to_copy(x, region.first, last);
+  bool deferred = lazy != nullptr && !lazy_is_materialized(lazy);
   const int served = s.writes_per_version > 0 ? s.writes_per_version : kMaxPendingWrites;
   // Computed into memory of its own first, the value no longer reads x through
   // the nodes its graph alone holds (the view a[i, j] in a[i, j] - b, which the
-  // operation took as a temporary): those need no copy then, and its memory takes
-  // the place of the copies. Only where a version serves one write (x computed
-  // between writes, as an elimination's steps): writes that come in chains (the
-  // planes of f[, , k] <- g(f[, , k]) for every k) are served best by one new
-  // version, with no value's memory per write (lattice Boltzmann's peak: 268 MB
-  // instead of 247).
-  const double after = deferred && copies > 0 && served == 1
-                           ? values_to_copy_after(x, region.first, last, lazy)
-                           : copies;
-  if ((after + (deferred ? count : 0)) * served > n) return false;
-  const bool own_memory_first = after < copies;
+  // operation took as a temporary): those need no copy then.
+  double own_after =
+      deferred && copies > 0 ? values_to_copy_after(x, region.first, last, lazy) : copies;
+  // Nor, where its evaluation keeps them, through the expressions an earlier
+  // evaluation computed: lattice Boltzmann's ux, read by the value of every plane
+  // of f[, , k] <- g(f[, , k], ux), is kept by the second, and f is written in place
+  // (a peak of 144 MB at scale 1 against a new version's 182 and base R's 140).
+  if (deferred && own_after > 0 && values_to_copy_once_kept(x, region.first, last, lazy) == 0) {
+    const engine::KeepReusedAnyCost any_cost;
+    unsigned value_warnings = 0;
+    materialize_lazy(lazy, &value_warnings);
+    *warnings |= value_warnings;
+    if (value_warnings != 0) return false;  // base R's order: see below
+    deferred = false;
+    copies = own_after = values_to_copy(x, region.first, last);
+  }
+  // The value's memory takes the place of the copies where a version serves one
+  // write (x computed between writes, as an elimination's steps). Writes that come
+  // in chains and need copies (the planes of f[, , k] <- g(f[, , k]) for every k,
+  // where other graphs read them) are served best by one new version, with no
+  // value's memory per write (lattice Boltzmann's peak: 268 MB instead of 247).
+  const double after = served == 1 ? own_after : copies;
+  const bool fits = (after + (deferred ? count : 0)) * served <= n;
+  // Turned down so, a write whose value, computed into memory of its own first,
+  // leaves no reader to copy still goes in place: it leaves that memory, as base
+  // R's leaves its value (a direct write would leave copies of what the value
+  // reads, which R's collector frees later: lattice Boltzmann peaked at 164 MB).
+  if (!fits && own_after > 0) return false;
+  const bool own_memory_first = fits ? after < copies : own_after < copies;
   const bool direct = !own_memory_first && deferred && state_of(lazy).length == region.count() &&
                       engine::writes_without_failing(*state_of(lazy).node);
   if (direct) {

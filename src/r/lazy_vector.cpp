@@ -11,6 +11,7 @@
 #include "engine/assign.hpp"
 #include "engine/evaluate.hpp"
 #include "engine/mapped_file.hpp"
+#include "engine/reused_values.hpp"
 #include "r/eval_settings.hpp"
 #include "r/lazy_altrep.hpp"
 #include "r/lazy_state.hpp"
@@ -177,6 +178,7 @@ namespace {
 // The elements of [first, last] that x's readers but `besides` would copy now.
 double elements_to_copy(SEXP x, intptr_t first, intptr_t last,
                         const std::vector<const engine::Node*>& besides) {
+  engine::drop_kept_subgraphs();
   const LazyState& s = state_of(x);
   const intptr_t width = static_cast<intptr_t>(dtype_size(s.dtype));
   return s.readers->bytes_to_copy(s.values_data, first * width, (last + 1) * width, own_node(s),
@@ -195,9 +197,11 @@ const size_t kMaxSearchedNodes = 4096;
 
 // The input nodes of the graph of `root` (held by one lazy vector alone) that go
 // with it once that vector holds its values instead: those whose every owner is
-// a link from a node that goes too. Empty where the graph has more than
+// a link from a node that goes too, or from a node in `cut` (kept values replace
+// its links: engine/reused_values.hpp). Empty where the graph has more than
 // kMaxSearchedNodes nodes.
-std::vector<const engine::Node*> going_with(const engine::NodePtr& root) {
+std::vector<const engine::Node*> going_with(const engine::NodePtr& root,
+                                            const std::vector<const engine::Node*>& cut = {}) {
   if (root.use_count() != 1) return {};
   // Nodes after every node that links to them (reversed depth-first post-order).
   std::vector<const engine::Node*> order;
@@ -221,9 +225,11 @@ std::vector<const engine::Node*> going_with(const engine::NodePtr& root) {
   std::unordered_map<const engine::Node*, long> links_going{{root.get(), 1}};
   std::vector<const engine::Node*> out;
   for (const engine::Node* n : order) {
-    if (links_going[n] != owners[n]) continue;  // something else holds it
-    if (n->kind == engine::NodeKind::Input) out.push_back(n);
-    for (const engine::NodePtr& c : n->children) ++links_going[c.get()];
+    const bool goes = links_going[n] == owners[n];  // nothing else holds it
+    if (goes && n->kind == engine::NodeKind::Input) out.push_back(n);
+    if (goes || std::find(cut.begin(), cut.end(), n) != cut.end()) {
+      for (const engine::NodePtr& c : n->children) ++links_going[c.get()];
+    }
   }
   return out;
 }
@@ -233,6 +239,14 @@ double values_to_copy_after(SEXP x, intptr_t first, intptr_t last, SEXP value) {
   const LazyState& v = state_of(value);
   return elements_to_copy(x, first, last,
                           v.node ? going_with(v.node) : std::vector<const engine::Node*>());
+}
+
+double values_to_copy_once_kept(SEXP x, intptr_t first, intptr_t last, SEXP value) {
+  const LazyState& v = state_of(value);
+  if (!v.node) return -1;
+  const std::vector<const engine::Node*> kept = engine::reused_nodes(*v.node);
+  if (kept.empty()) return -1;
+  return elements_to_copy(x, first, last, going_with(v.node, kept));
 }
 
 void consume_lazy(SEXP x) {
@@ -245,6 +259,7 @@ void consume_lazy(SEXP x) {
 }
 
 void before_values_change(SEXP x, intptr_t first, intptr_t last) {
+  engine::drop_kept_subgraphs();
   LazyState& s = state_of(x);
   const intptr_t width = static_cast<intptr_t>(dtype_size(s.dtype));
   const engine::Node* keep = own_node(s);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/graph.hpp"
+#include "engine/reused_values.hpp"
 #include "r/lazy_altrep.hpp"
 #include "r/subscript_pick.hpp"
 
@@ -33,6 +34,9 @@ engine::NodePtr pushed_down(const engine::NodePtr& node, Change& change, Other& 
   engine::NodePtr out;
   if (node->kind == engine::NodeKind::Input) {
     engine::View view = node->view;
+    if (change(&view)) out = engine::make_input(view);
+  } else if (node->kept) {  // its values, computed whole (engine/reused_values.hpp)
+    engine::View view = engine::kept_view(*node);
     if (change(&view)) out = engine::make_input(view);
   } else if (depth >= kMaxPushdownDepth) {
     return nullptr;
