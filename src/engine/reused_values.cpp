@@ -121,11 +121,10 @@ void walk_owned(const Node& root, Visit visit) {
   }
 }
 
-std::vector<const Node*> children_of(const Node& n) {
-  std::vector<const Node*> out;
-  for (const NodePtr& c : n.children) out.push_back(c.get());
-  return out;
-}
+// Where the walks of requests stop: nodes read as inputs, not computed in the
+// batch's element-wise code (views of a deferred expression share its values
+// their own way: shared_views.hpp).
+bool read_as_input(const Node& n) { return n.kept || n.source || !element_wise(n); }
 
 }  // namespace
 
@@ -137,10 +136,10 @@ KeepReusedAnyCost::~KeepReusedAnyCost() { keep_any_cost = before_; }
 std::vector<const Node*> reused_nodes(const Node& root) {
   const KeepReusedAnyCost any_cost;
   std::vector<const Node*> out;
-  walk_nodes(children_of(root), [&](const Node& n) {
-    if (n.kept || n.source || !element_wise(n)) return false;
-    if (kept_in(n, 0)) {
-      out.push_back(&n);
+  walk_owned(root, [&](const NodePtr& n) {
+    if (read_as_input(*n)) return false;
+    if (kept_in(*n, 0)) {
+      out.push_back(n.get());
       return false;
     }
     return true;
@@ -180,8 +179,7 @@ void keep_reused(const Node& root, const EvalOptions& options) {
   }
   walk_owned(root, [&](const NodePtr& node) {
     const Node& n = *node;
-    // Views of a deferred expression share its values their own way (shared_views.hpp).
-    if (n.kept || n.source || !element_wise(n)) return false;
+    if (read_as_input(n)) return false;
     if (kept_in(n, options.request)) {
       keep(node, options);
       return false;

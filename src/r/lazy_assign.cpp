@@ -147,14 +147,16 @@ bool assign_in_place(SEXP x, const engine::Region& region, SEXP value, unsigned*
   // in chains and need copies (the planes of f[, , k] <- g(f[, , k]) for every k,
   // where other graphs read them) are served best by one new version, with no
   // value's memory per write (lattice Boltzmann's peak: 268 MB instead of 247).
-  const double after = served == 1 ? own_after : copies;
-  const bool fits = (after + (deferred ? count : 0)) * served <= n;
-  // Turned down so, a write whose value, computed into memory of its own first,
-  // leaves no reader to copy still goes in place: it leaves that memory, as base
-  // R's leaves its value (a direct write would leave copies of what the value
-  // reads, which R's collector frees later: lattice Boltzmann peaked at 164 MB).
-  if (!fits && own_after > 0) return false;
-  const bool own_memory_first = fits ? after < copies : own_after < copies;
+  double after = served == 1 ? own_after : copies;
+  if ((after + (deferred ? count : 0)) * served > n) {
+    // Turned down so, a write whose value, computed into memory of its own first,
+    // leaves no reader to copy still goes in place: it leaves that memory, as base
+    // R's leaves its value (a direct write would leave copies of what the value
+    // reads, which R's collector frees later: lattice Boltzmann peaked at 164 MB).
+    if (own_after > 0) return false;
+    after = own_after;
+  }
+  const bool own_memory_first = after < copies;
   const bool direct = !own_memory_first && deferred && state_of(lazy).length == region.count() &&
                       engine::writes_without_failing(*state_of(lazy).node);
   if (direct) {

@@ -32,11 +32,9 @@ engine::NodePtr pushed_down(const engine::NodePtr& node, Change& change, Other& 
   const auto seen = done->find(node.get());
   if (seen != done->end()) return seen->second;
   engine::NodePtr out;
-  if (node->kind == engine::NodeKind::Input) {
-    engine::View view = node->view;
-    if (change(&view)) out = engine::make_input(view);
-  } else if (node->kept) {  // its values, computed whole (engine/reused_values.hpp)
-    engine::View view = engine::kept_view(*node);
+  if (node->kind == engine::NodeKind::Input || node->kept) {
+    // A kept node: its values, computed whole (engine/reused_values.hpp).
+    engine::View view = node->kept ? engine::kept_view(*node) : node->view;
     if (change(&view)) out = engine::make_input(view);
   } else if (depth >= kMaxPushdownDepth) {
     return nullptr;
