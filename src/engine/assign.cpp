@@ -153,23 +153,18 @@ unsigned evaluate_assign(const NodePtr& root, const std::vector<Run>& runs, char
 }
 
 bool writes_without_failing(const Node& value) {
-  std::vector<const Node*> todo{&value}, seen;
-  while (!todo.empty()) {
-    const Node* n = todo.back();
-    todo.pop_back();
-    if (std::find(seen.begin(), seen.end(), n) != seen.end()) continue;
-    seen.push_back(n);
-    if (n->kind == NodeKind::Scalar) continue;
-    if (n->kind == NodeKind::Input) {
-      if (n->view.file_fd >= 0) return false;
-      continue;
-    }
-    if (n->kind != NodeKind::Map || (n->function->set_flags(n->match.index) & kNeverFails) == 0) {
+  bool never_fails = true;
+  walk_nodes({&value}, [&](const Node& n) {
+    if (!never_fails || n.kind == NodeKind::Scalar) return false;
+    if (n.kind == NodeKind::Input) {
+      never_fails = n.view.file_fd < 0;
       return false;
     }
-    for (const NodePtr& child : n->children) todo.push_back(child.get());
-  }
-  return true;
+    never_fails =
+        n.kind == NodeKind::Map && (n.function->set_flags(n.match.index) & kNeverFails) != 0;
+    return never_fails;
+  });
+  return never_fails;
 }
 
 unsigned evaluate_into_region(const NodePtr& value, const Region& region, char* out,

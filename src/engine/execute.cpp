@@ -13,6 +13,7 @@
 #include "engine/evaluate.hpp"
 #include "engine/mapped_file.hpp"
 #include "engine/mapped_guard.hpp"
+#include "engine/mirrored_writes.hpp"
 #include "engine/reduce_kernel.hpp"
 #include "engine/row_blocks.hpp"
 #include "engine/scan_kernel.hpp"
@@ -108,11 +109,17 @@ void run_batch(const Batch& b, const Node& root, intptr_t begin, intptr_t end, c
                 [&](size_t from, size_t to) { kernel.run_blocks(threads, from, to, outcome); });
       continue;
     }
+    // The root's blocks, once computed by the last kernel, stored a second time.
+    MirroredWrites* mirror =
+        last == b.code.size() && root.kind == NodeKind::Map ? mirror_of(root) : nullptr;
+    const size_t es = dtype_size(root.dtype);
     auto body = [&](size_t from, size_t to) {
       for (size_t blk = from; blk < to && !outcome->failed.load(std::memory_order_relaxed); ++blk) {
         const intptr_t pos = begin + static_cast<intptr_t>(blk * block);
         const intptr_t len = std::min<intptr_t>(static_cast<intptr_t>(block), end - pos);
         if (run_block(runner, first, last, pos, len, outcome) == nullptr) break;
+        if (mirror != nullptr)
+          mirror->store(pos, pos + len, out + static_cast<size_t>(pos - begin) * es);
       }
     };
     in_rounds(nblocks, touched, files, nthreads, options, *outcome, [&](size_t from, size_t to) {
@@ -134,7 +141,12 @@ void check(WorkerOutcome& outcome) {
 // Runs the batch of `root` over positions [from, to) into `out` (elements, or loop
 // iterations when `root` is a gufunc); returns the warning bits.
 unsigned run_root(const NodePtr& root, intptr_t from, intptr_t to, char* out,
-                  const EvalOptions& options) {
+                  const EvalOptions& given) {
+  // A value stored into a vector as it is computed cannot stop half way (an
+  // interrupt, R code of a progress report that jumps): the vector would be left
+  // half written (mirrored_writes.hpp).
+  EvalOptions options = given;
+  if (mirror_of(*root) != nullptr) options.hooks = RoundHooks();
   keep_reused(*root, options);
   Batch b = build_batch(*root, out);
   unsigned warnings = resolve_reductions(&b, options);

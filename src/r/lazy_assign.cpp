@@ -10,6 +10,7 @@
 
 #include "dispatch/apply.hpp"
 #include "engine/assign.hpp"
+#include "engine/mirrored_writes.hpp"
 #include "engine/reused_values.hpp"
 #include "r/call_registry.hpp"
 #include "r/guard.hpp"
@@ -23,9 +24,11 @@ namespace gufunc {
 namespace r {
 
 // Subassignments written in place so far, and of them those whose value was
-// computed straight into x (test counters, test_hooks_memory.cpp).
+// computed straight into x, and those whose value was stored into x as it was
+// computed (test counters, test_hooks_memory.cpp).
 double in_place_writes = 0;
 double direct_writes = 0;
+double mirrored_writes = 0;
 
 namespace {
 
@@ -167,17 +170,35 @@ bool assign_in_place(SEXP x, const engine::Region& region, SEXP value, unsigned*
     return true;
   }
   SEXP plain = value;
+  bool written = false;
   if (lazy != nullptr) {
+    // A value that reads x's region element for element only, and no other graph
+    // reads it once the value has its own values: each block of the value goes
+    // into x as soon as it is computed (gauss's a[i, j] <- a[i, j] - outer(u, v)),
+    // instead of a second pass over the value.
+    const engine::Node* node = state_of(lazy).node.get();
+    const bool mirrored =
+        deferred && own_after == 0 && node != nullptr && state_of(lazy).length == region.count() &&
+        engine::writes_without_failing(*node) &&
+        engine::reads_region_aligned(*node, s.values_data, dtype_size(s.dtype), region);
     unsigned value_warnings = 0;
-    plain = materialize_lazy(lazy, &value_warnings);
+    if (mirrored) {
+      engine::MirroredWrites mirror(node, region, data_of(values_of(x)), dtype_size(s.dtype));
+      plain = materialize_lazy(lazy, &value_warnings);
+      written = mirror.complete();
+      if (written) ++mirrored_writes;
+    } else {
+      plain = materialize_lazy(lazy, &value_warnings);
+    }
     *warnings |= value_warnings;
     // Base R warns while it computes the value, before it writes x: a warning
     // made an error (options(warn = 2), a handler that jumps) leaves x as it was.
-    // So the write goes into a new version, returned after the warnings.
+    // So the write goes into a new version, returned after the warnings. (A
+    // mirrored value cannot warn.)
     if (value_warnings != 0) return false;
   }
   before_values_change(x, region.first, last);
-  write_region(data_of(values_of(x)), region, plain, dtype_size(s.dtype));
+  if (!written) write_region(data_of(values_of(x)), region, plain, dtype_size(s.dtype));
   ++in_place_writes;
   return true;
 }

@@ -62,23 +62,25 @@ SEXP collector_weight_bytes(SEXP x) {
 
 }  // namespace
 
-extern double in_place_writes, direct_writes;    // lazy_assign.cpp
-extern double donated_results, min_donor_bytes;  // donated_memory.cpp
+extern double in_place_writes, direct_writes, mirrored_writes;  // lazy_assign.cpp
+extern double donated_results, min_donor_bytes;                 // donated_memory.cpp
 
 namespace {
 // c(subassignments written in place, bytes of values copied for their readers
 // first, of those writes the ones whose value was computed straight into x,
-// values computed into a temporary operand's memory) so far; all zero afterwards
-// if `reset`.
+// values computed into a temporary operand's memory, writes whose value was
+// stored into x as it was computed) so far; all zero afterwards if `reset`.
 SEXP in_place_counters(SEXP reset) {
   return guarded([&]() -> SEXP {
-    SEXP out = Rf_allocVector(REALSXP, 4);
+    SEXP out = Rf_allocVector(REALSXP, 5);
     REAL(out)[0] = in_place_writes;
     REAL(out)[1] = engine::reader_bytes_copied();
     REAL(out)[2] = direct_writes;
     REAL(out)[3] = donated_results;
+    REAL(out)[4] = mirrored_writes;
     if (Rf_asLogical(reset) == TRUE) {
-      in_place_writes = direct_writes = donated_results = engine::reader_bytes_copied() = 0;
+      in_place_writes = direct_writes = donated_results = mirrored_writes = 0;
+      engine::reader_bytes_copied() = 0;
     }
     return out;
   });
