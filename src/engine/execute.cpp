@@ -132,6 +132,15 @@ void run_batch(const Batch& b, const Node& root, intptr_t begin, intptr_t end, c
   }
 }
 
+// `options` without the checks between rounds where `root`'s blocks are stored into
+// a vector as they are computed (mirrored_writes.hpp): an interrupt, or R code of a
+// progress report that jumps, would leave the vector half written.
+EvalOptions unstoppable_if_mirrored(const Node& root, const EvalOptions& options) {
+  EvalOptions out = options;
+  if (mirror_of(root) != nullptr) out.hooks = RoundHooks();
+  return out;
+}
+
 void check(WorkerOutcome& outcome) {
   if (!outcome.failed) return;
   const std::string& cls = outcome.condition_class;
@@ -142,11 +151,7 @@ void check(WorkerOutcome& outcome) {
 // iterations when `root` is a gufunc); returns the warning bits.
 unsigned run_root(const NodePtr& root, intptr_t from, intptr_t to, char* out,
                   const EvalOptions& given) {
-  // A value stored into a vector as it is computed cannot stop half way (an
-  // interrupt, R code of a progress report that jumps): the vector would be left
-  // half written (mirrored_writes.hpp).
-  EvalOptions options = given;
-  if (mirror_of(*root) != nullptr) options.hooks = RoundHooks();
+  const EvalOptions options = unstoppable_if_mirrored(*root, given);
   keep_reused(*root, options);
   Batch b = build_batch(*root, out);
   unsigned warnings = resolve_reductions(&b, options);
@@ -289,7 +294,8 @@ unsigned evaluate(const NodePtr& root, intptr_t begin, intptr_t end, char* out,
 }
 
 unsigned evaluate_runs(const NodePtr& root, const std::vector<Run>& runs, char* out,
-                       const EvalOptions& options) {
+                       const EvalOptions& given) {
+  const EvalOptions options = unstoppable_if_mirrored(*root, given);
   for (const Run& r : runs) {
     if (r.begin < 0 || r.end > root->length || r.begin > r.end) {
       throw Error("gufunc_internal_error", "evaluation range outside the value");
