@@ -1,7 +1,6 @@
 // Values stored twice as their blocks are computed (see mirrored_writes.hpp).
 #include "engine/mirrored_writes.hpp"
 
-#include <algorithm>
 #include <cstring>
 
 namespace gufunc {
@@ -66,14 +65,12 @@ MirroredWrites::MirroredWrites(const Node* value, const Region& region, char* ta
 MirroredWrites::~MirroredWrites() { current = before_; }
 
 void MirroredWrites::store(intptr_t begin, intptr_t end, const char* values) {
-  const intptr_t rows = region_.rows;
-  for (intptr_t k = begin; k < end;) {
-    const intptr_t n = std::min(rows - k % rows, end - k);
-    std::memcpy(target_ + region_.position(k) * static_cast<intptr_t>(element_size_),
-                values + (k - begin) * static_cast<intptr_t>(element_size_),
-                static_cast<size_t>(n) * element_size_);
-    k += n;
-  }
+  const intptr_t es = static_cast<intptr_t>(element_size_);
+  region_.runs_within(region_.position(begin), region_.position(end - 1) + 1,
+                      [&](intptr_t i, intptr_t a, intptr_t b) {
+                        std::memcpy(target_ + a * es, values + (i - begin) * es,
+                                    static_cast<size_t>((b - a) * es));
+                      });
   stored_.fetch_add(end - begin);
 }
 

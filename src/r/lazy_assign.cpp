@@ -160,8 +160,11 @@ bool assign_in_place(SEXP x, const engine::Region& region, SEXP value, unsigned*
     after = own_after;
   }
   const bool own_memory_first = after < copies;
-  const bool direct = !own_memory_first && deferred && state_of(lazy).length == region.count() &&
-                      engine::writes_without_failing(*state_of(lazy).node);
+  // A value that fills the region and cannot stop half way may be stored into x
+  // as it is computed, straight or mirrored.
+  const bool unstoppable = deferred && state_of(lazy).length == region.count() &&
+                           engine::writes_without_failing(*state_of(lazy).node);
+  const bool direct = !own_memory_first && unstoppable;
   if (direct) {
     before_values_change(x, region.first, last);
     *warnings |= evaluate_into_region(lazy, region, data_of(values_of(x)));
@@ -178,8 +181,7 @@ bool assign_in_place(SEXP x, const engine::Region& region, SEXP value, unsigned*
     // instead of a second pass over the value.
     const engine::Node* node = state_of(lazy).node.get();
     const bool mirrored =
-        deferred && own_after == 0 && node != nullptr && state_of(lazy).length == region.count() &&
-        engine::writes_without_failing(*node) &&
+        unstoppable && own_after == 0 &&
         engine::reads_region_aligned(*node, s.values_data, dtype_size(s.dtype), region);
     unsigned value_warnings = 0;
     if (mirrored) {
