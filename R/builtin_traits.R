@@ -57,21 +57,13 @@ lazy_builtin_map <- function(name, args, call, computed = args) {
   value
 }
 
-# Results shorter than gufunc.lazy_min_length are base R's, computed at once. Those
-# of at least `keep_lazy_length` elements stay lazy values (with their values at
-# hand): a program whose short vectors feed large arrays (n-body's positions in
-# outer(x, x, "-"), step after step) goes on deferring those. Shorter ones are
-# plain, so that loops over scalars and tiny vectors run at base R's speed (a lazy
-# operand costs an S3 dispatch, some microseconds, per operation).
-keep_lazy_length <- 1024L
-
+# Results shorter than gufunc.lazy_min_length are base R's, computed at once; from
+# 256 elements on they stay lazy values with their values at hand, shorter ones are
+# plain (the rule and its reasons: short_result(), src/r/lazy_altrep.hpp).
 small_result <- function(name, args) {
   value <- quiet_arithmetic(name, args)
   if (is.null(value)) value <- base_fallback(name, args, count = FALSE)
-  if (length(value) >= keep_lazy_length && lazy_operand(value) && is.null(attr(value, "class"))) {
-    return(.Call(C_lazy_wrap, value))
-  }
-  value
+  .Call(C_lazy_short_result, value)
 }
 
 # Arithmetic of two double operands that can neither warn nor fail: base R's

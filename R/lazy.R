@@ -72,10 +72,12 @@
 #' Operations on shorter vectors (fewer than 65536 elements, option
 #' `gufunc.lazy_min_length`) are computed at once by base R: while the data fit the
 #' processor's cache, recording and evaluating a graph costs more than base R's own
-#' loops. Such a result of 1024 elements or more is still a lazy value (its values
-#' at hand), so that short vectors that feed large arrays later (`outer(x, x, "-")`
-#' in a loop that updates `x`) keep those arrays deferred; a shorter result is a
-#' plain vector, so loops over scalars and tiny vectors run at base R's speed.
+#' loops. Such a result of 256 elements or more, and a subset as short (`m[, j]`,
+#' `x[a:b]`), is still a lazy value (its values at hand), so that short vectors that
+#' feed large arrays later (`outer(x, x, "-")` in a loop that updates `x`,
+#' `outer(a[i, j] / p, a[k, l])` in an elimination step) keep those arrays deferred;
+#' a shorter result is a plain vector, so loops over scalars and tiny vectors run at
+#' base R's speed.
 #'
 #' `sum()`, `mean()` and `prod()` give base R's value to the last bit: like base R
 #' they accumulate in one long double in index order (`mean()` with base R's second

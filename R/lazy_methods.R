@@ -3,7 +3,8 @@
 #
 # Small inputs are computed at once by base R: below option
 # gufunc.lazy_min_length elements (default 65536, set in src/r/lazy_map_bridge.cpp);
-# results of 1024 elements or more stay lazy values (small_result()). The default is where deferral starts to pay, measured
+# results of 256 elements or more stay lazy values (small_result()). The default is
+# where deferral starts to pay, measured
 # with bench::mark() (medians in microseconds, 2 cores, R 4.2) on
 #   base2 = x * 0.5 + 1        lazy2 = materialize(lazy(x) * 0.5 + 1)
 #   base4 = sqrt(x * x + 1) * 2, lazy4 likewise; sum = sum(x * x)
@@ -28,6 +29,12 @@ Ops.gufunc_lazy <- function(e1, e2) {
       "operator needs two arguments"
     }
     stop(simpleError(message, generic_call(sys.call(), .Generic)))
+  }
+  if (nargs() == 2L) {
+    # Short double values at hand (a loop over the columns of a lazy matrix): base
+    # R's operator in one call (src/r/short_operations.cpp).
+    value <- .Call(C_short_ops, .Generic, e1, e2)
+    if (!is.null(value)) return(value)
   }
   # An operand made for this call alone (a[i, j] - b): R counts one reference to
   # it, this method's promise (a bound one has two or more), before the lists below
@@ -99,6 +106,10 @@ Math.gufunc_lazy <- function(x, ...) {
 
 #' @export
 Summary.gufunc_lazy <- function(..., na.rm = FALSE) {
+  if (...length() == 1L) {
+    value <- .Call(C_short_summary, .Generic, ..1, na.rm)  # as in Ops.gufunc_lazy
+    if (!is.null(value)) return(value)
+  }
   args <- list(...)
   on.exit(.Call(C_release_operands, args, NULL))  # as in Ops.gufunc_lazy
   # any() and all() of numbers coerce them with base R's warnings: base R does it.

@@ -35,6 +35,18 @@ SEXP new_lazy_vector(engine::NodePtr node, SEXP leaves, SEXP attributes);
 // and class "gufunc_lazy".
 SEXP new_lazy_input(SEXP x, SEXP attributes);
 
+// A short result of lazy operands (computed at once: fewer than
+// gufunc.lazy_min_length elements), plain vector x with its attributes: kept a lazy
+// value over x (new_lazy_input) from kKeepLazyLength elements on, so that short
+// vectors feeding large arrays (n-body's outer(x, x, "-"), an elimination step's
+// outer(u, v) of a column and a row) keep those arrays deferred; x itself when
+// shorter or of a class, so that loops over scalars and tiny vectors run at base
+// R's speed.
+const R_xlen_t kKeepLazyLength = 256;
+SEXP short_result(SEXP x);
+// Option gufunc.lazy_min_length (an error for a bad value; default 65536).
+double lazy_min_length();
+
 // Sets `attributes` (as for new_lazy_vector) and then class "gufunc_lazy" on x.
 void set_lazy_attributes(SEXP x, SEXP attributes);
 // The same attributes but the class, in the given order, on a plain vector.

@@ -40,6 +40,12 @@ SEXP lazy_wrap_entry(SEXP x) {
   });
 }
 
+// A short result computed at once, kept lazy from kKeepLazyLength elements on
+// (short_result()).
+SEXP lazy_short_result_entry(SEXP x) {
+  return guarded([&]() -> SEXP { return short_result(x); });
+}
+
 // The class of a lazy vector without "gufunc_lazy" (R_NilValue when nothing is left).
 SEXP class_without_lazy(SEXP cls) {
   std::vector<SEXP> kept;
@@ -160,10 +166,27 @@ SEXP lazy_changeable_copy_entry(SEXP x) {
 }
 
 // A new lazy vector of the same values as lazy vector x with `attributes` (a named
-// list) and class "gufunc_lazy": what `dim<-` and friends give, still deferred.
+// list) and class "gufunc_lazy": what `dim<-` and friends give, still deferred. Short
+// values at hand (fewer than gufunc.lazy_min_length) are copied at once, as base R
+// copies them: a deferred copy would be computed for base R's code that reads it
+// (matrix(v, k) takes as.vector(v)), a fallback. (Values in another ALTREP vector,
+// lazy(1:n)'s, stay deferred: reading them might allocate.)
 SEXP lazy_with_attributes_entry(SEXP x, SEXP attributes) {
   return guarded([&]() -> SEXP {
-    NodeUse use = lazy_node_use(required_lazy(x));
+    SEXP lazy = required_lazy(x);
+    SEXP values = values_of(lazy);
+    if (values != R_NilValue && !ALTREP(values) &&
+        static_cast<double>(XLENGTH(values)) < lazy_min_length()) {
+      const R_xlen_t n = XLENGTH(values);
+      SEXP out = PROTECT(alloc_output(TYPEOF(values), n));
+      if (n > 0)
+        std::memcpy(DATAPTR(out), DATAPTR_RO(values), n * dtype_size(state_of(lazy).dtype));
+      set_plain_attributes(out, attributes);
+      out = new_lazy_input(out, ATTRIB(out));
+      UNPROTECT(1);
+      return out;
+    }
+    NodeUse use = lazy_node_use(lazy);
     PROTECT(use.leaves);
     SEXP out = new_lazy_vector(std::move(use.node), use.leaves, attributes);
     UNPROTECT(1);
@@ -223,6 +246,7 @@ SEXP lazy_gufunc_depth_entry(SEXP x) {
 
 GUFUNC_CALL_ENTRY(lazy_gufunc_depth, gufunc::r::lazy_gufunc_depth_entry, 1);
 GUFUNC_CALL_ENTRY(lazy_wrap, gufunc::r::lazy_wrap_entry, 1);
+GUFUNC_CALL_ENTRY(lazy_short_result, gufunc::r::lazy_short_result_entry, 1);
 GUFUNC_CALL_ENTRY(lazy_materialize, gufunc::r::lazy_materialize_entry, 1);
 GUFUNC_CALL_ENTRY(plain_copy, gufunc::r::plain_copy_entry, 1);
 GUFUNC_CALL_ENTRY(lazy_changeable_copy, gufunc::r::lazy_changeable_copy_entry, 1);

@@ -121,25 +121,6 @@ SEXP dim_only_attributes(SEXP args, R_xlen_t n) {
   return with_dim == R_NilValue ? R_NilValue : ATTRIB(with_dim);
 }
 
-// Below this many elements an operation is computed by base R at once (option
-// gufunc.lazy_min_length). The default is measured: see R/lazy_methods.R.
-const double kDefaultLazyMinLength = 65536;
-
-double lazy_min_length() {
-  static SEXP option = Rf_install("gufunc.lazy_min_length");
-  SEXP opt = Rf_GetOption1(option);
-  if (Rf_isNull(opt)) return kDefaultLazyMinLength;
-  const double n = ((TYPEOF(opt) == REALSXP || TYPEOF(opt) == INTSXP) && XLENGTH(opt) == 1)
-                       ? Rf_asReal(opt)
-                       : NA_REAL;
-  if (ISNAN(n) || n < 0) {
-    throw Error("gufunc_argument_error",
-                "option `gufunc.lazy_min_length` must be a single number >= 0, not " +
-                    option_value_text(opt));
-  }
-  return n;
-}
-
 // The fast path of the Ops and Math methods: the lazy map of builtin `name` over
 // `args` when every operand is mappable, R recycles the lengths evenly, the result
 // has at least lazy_min_length() elements and no operand has attributes besides
@@ -179,6 +160,25 @@ SEXP lazy_min_length_entry() {
 }
 
 }  // namespace
+
+// Below this many elements an operation is computed by base R at once (option
+// gufunc.lazy_min_length). The default is measured: see R/lazy_methods.R.
+static const double kDefaultLazyMinLength = 65536;
+
+double lazy_min_length() {
+  static SEXP option = Rf_install("gufunc.lazy_min_length");
+  SEXP opt = Rf_GetOption1(option);
+  if (Rf_isNull(opt)) return kDefaultLazyMinLength;
+  const double n = ((TYPEOF(opt) == REALSXP || TYPEOF(opt) == INTSXP) && XLENGTH(opt) == 1)
+                       ? Rf_asReal(opt)
+                       : NA_REAL;
+  if (ISNAN(n) || n < 0) {
+    throw Error("gufunc_argument_error",
+                "option `gufunc.lazy_min_length` must be a single number >= 0, not " +
+                    option_value_text(opt));
+  }
+  return n;
+}
 
 }  // namespace r
 }  // namespace gufunc

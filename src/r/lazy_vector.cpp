@@ -101,16 +101,18 @@ SEXP wrap_lazy_state(LazyState state, SEXP leaves) {
   const R_altrep_class_t cls = lazy_class_for(owned->dtype);
   SEXP slots = PROTECT(alloc_vector(VECSXP, 3));
   SET_VECTOR_ELT(slots, kLeavesSlot, leaves);
-  LazyState* raw = owned.get();
-  SEXP ptr = PROTECT(r_call([&] { return R_MakeExternalPtr(raw, R_NilValue, R_NilValue); }));
-  r_call([&] {
+  // One guarded R call (each costs a context): a short result makes a lazy vector
+  // per operation.
+  SEXP x = r_call([&] {
+    SEXP ptr = PROTECT(R_MakeExternalPtr(owned.get(), R_NilValue, R_NilValue));
     R_RegisterCFinalizerEx(ptr, finalize_state, FALSE);
-    return R_NilValue;
+    owned.release();  // the external pointer's finalizer owns it now
+    SEXP out = R_new_altrep(cls, ptr, slots);
+    UNPROTECT(1);
+    return out;
   });
-  owned.release();  // the external pointer's finalizer owns it now
-  SEXP x = r_call([&] { return R_new_altrep(cls, ptr, slots); });
   elt_cache = EltCache();  // x may have the address of a vector R collected
-  UNPROTECT(2);
+  UNPROTECT(1);
   return x;
 }
 
@@ -126,9 +128,29 @@ SEXP new_lazy_vector(engine::NodePtr node, SEXP leaves, SEXP attributes) {
   return x;
 }
 
+namespace {
+
+// set_plain_attributes() inside a guarded R call.
+void set_attributes_but_class(SEXP x, SEXP attributes) {
+  // In the given order: R itself made it (dim before dimnames).
+  if (TYPEOF(attributes) == VECSXP) {
+    SEXP names = Rf_getAttrib(attributes, R_NamesSymbol);
+    for (R_xlen_t i = 0; i < XLENGTH(attributes); ++i) {
+      SEXP tag = Rf_installChar(STRING_ELT(names, i));
+      if (tag != R_ClassSymbol) Rf_setAttrib(x, tag, VECTOR_ELT(attributes, i));
+    }
+  } else {
+    for (SEXP a = attributes; a != R_NilValue; a = CDR(a)) {
+      if (TAG(a) != R_ClassSymbol) Rf_setAttrib(x, TAG(a), CAR(a));
+    }
+  }
+}
+
+}  // namespace
+
 void set_lazy_attributes(SEXP x, SEXP attributes) {
-  set_plain_attributes(x, attributes);
   r_call([&] {
+    set_attributes_but_class(x, attributes);
     Rf_classgets(x, lazy_class_string());
     return R_NilValue;
   });
@@ -136,18 +158,7 @@ void set_lazy_attributes(SEXP x, SEXP attributes) {
 
 void set_plain_attributes(SEXP x, SEXP attributes) {
   r_call([&] {
-    // In the given order: R itself made it (dim before dimnames).
-    if (TYPEOF(attributes) == VECSXP) {
-      SEXP names = Rf_getAttrib(attributes, R_NamesSymbol);
-      for (R_xlen_t i = 0; i < XLENGTH(attributes); ++i) {
-        SEXP tag = Rf_installChar(STRING_ELT(names, i));
-        if (tag != R_ClassSymbol) Rf_setAttrib(x, tag, VECTOR_ELT(attributes, i));
-      }
-    } else {
-      for (SEXP a = attributes; a != R_NilValue; a = CDR(a)) {
-        if (TAG(a) != R_ClassSymbol) Rf_setAttrib(x, TAG(a), CAR(a));
-      }
-    }
+    set_attributes_but_class(x, attributes);
     return R_NilValue;
   });
 }
@@ -329,6 +340,15 @@ SEXP new_lazy_input(SEXP x, SEXP attributes) {
   set_lazy_attributes(out, attributes);
   UNPROTECT(2);
   return out;
+}
+
+SEXP short_result(SEXP x) {
+  const int type = TYPEOF(x);
+  if ((type != REALSXP && type != INTSXP && type != LGLSXP) || XLENGTH(x) < kKeepLazyLength ||
+      OBJECT(x) || lazy_inside(x) != nullptr) {
+    return x;
+  }
+  return new_lazy_input(x, ATTRIB(x));
 }
 
 SEXP materialize_lazy(SEXP x, unsigned* warnings) {

@@ -240,9 +240,10 @@ bool only_the_lazy_class(SEXP x) {
 SEXP view_of(SEXP x, R_xlen_t length, bool compute, SEXP min_length, SEXP attributes,
              unsigned* warnings,
              const std::function<engine::NodePtr(const engine::NodePtr&)>& build) {
-  // A view too small to stay lazy gives its values, computed now from the same
-  // view (only what is picked), as a plain vector: R code would otherwise work out
-  // the positions once more and read them an element at a time.
+  // A view too small to stay deferred gives its values, computed now from the same
+  // view (only what is picked), as a plain vector (or a lazy value over them:
+  // short_result()): R code would otherwise work out the positions once more and
+  // read them an element at a time.
   const bool small = static_cast<double>(length) < Rf_asReal(min_length);
   // (Values at hand in an ALTREP vector such as 1:n: R subsets them without
   // expanding it. Values in plain memory are gathered here: R's own subset would
@@ -267,6 +268,7 @@ SEXP view_of(SEXP x, R_xlen_t length, bool compute, SEXP min_length, SEXP attrib
     SEXP out = PROTECT(alloc_output(sexptype_of(viewed->dtype), length));
     if (length > 0) engine::read_view(viewed->view, 0, length, static_cast<char*>(data_of(out)));
     set_plain_attributes(out, attributes);
+    out = short_result(out);
     UNPROTECT(1);
     return out;
   }
@@ -278,6 +280,7 @@ SEXP view_of(SEXP x, R_xlen_t length, bool compute, SEXP min_length, SEXP attrib
     out = PROTECT(computed_copy(out, &more));
     *warnings |= more;
     set_plain_attributes(out, attributes);
+    out = short_result(out);
     UNPROTECT(1);
   }
   UNPROTECT(2);

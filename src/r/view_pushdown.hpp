@@ -68,7 +68,8 @@ bool viewable(SEXP x);
 // pending subassignment, or `compute` holds, x is computed (once: its values are
 // cached) and `build` asked again, now of an input over those values. Fewer than
 // min_length elements of a deferred x without another class give their values,
-// computed now, as a plain vector with `attributes`. Warnings of the evaluations
+// computed now, as a plain vector with `attributes` (kept a lazy value over it from
+// kKeepLazyLength elements on: short_result()). Warnings of the evaluations
 // go to *warnings.
 SEXP view_of(SEXP x, R_xlen_t length, bool compute, SEXP min_length, SEXP attributes,
              unsigned* warnings,

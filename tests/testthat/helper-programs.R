@@ -123,3 +123,14 @@ program_shrink <- function(prog, mismatches, budget = Inf) {
     if (!shrunk) return(prog)
   }
 }
+
+# Gaussian elimination without pivoting: the benchmark's program
+# (inst/benchmarks/programs/gauss.R). Each step subtracts the outer product of the
+# pivot's column (divided by the pivot) and its row from the block below and right
+# of it.
+eliminate <- function(a) {
+  program <- new.env()
+  sys.source(system.file("benchmarks", "programs", "gauss.R", package = "gufunc", mustWork = TRUE),
+             program)
+  program$gauss$run(a)
+}
