@@ -88,6 +88,10 @@ Math.gufunc_lazy <- function(x, ...) {
   if (.Generic == "log" && ...length() == 1L && log_arguments_swapped(sys.call())) {
     return(log(..1, x))
   }
+  if (...length() == 0L) {
+    value <- .Call(C_short_math, .Generic, x)  # as in Ops.gufunc_lazy
+    if (!is.null(value)) return(value)
+  }
   if (startsWith(.Generic, "cum") && ...length() == 0L) {
     value <- lazy_scan(.Generic, x)
     if (!is.null(value)) return(value)

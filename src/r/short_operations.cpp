@@ -1,9 +1,10 @@
-// Operators and summaries of short lazy values whose values are at hand (a short
-// subset of a lazy matrix, a short result: short_result()), at about base R's cost.
-// The Ops and Summary methods' general paths cost tens of microseconds of R code,
-// which a loop over the columns of a lazy matrix pays at every step; these entries
-// hand the values to base R's own primitive in one call instead, where that can
-// neither warn nor fail, so that nothing but the result could differ.
+// Operators, math functions and summaries of short lazy values whose values are at
+// hand (a short subset of a lazy matrix, a short result: short_result()), at about
+// base R's cost. The Ops, Math and Summary methods' general paths cost tens of
+// microseconds of R code, which a loop over the columns of a lazy matrix pays at
+// every step; these entries hand the values to base R's own function in one call
+// instead, where that can neither warn nor fail, so that nothing but the result
+// could differ.
 #include <cstring>
 
 #include "r/call_registry.hpp"
@@ -41,7 +42,8 @@ BareDoubles bare_doubles(SEXP x) {
     }
   }
   if (!lazy) {
-    out.values = x;
+    // (R's wrapper around a lazy vector: the general path reads it as lazy.)
+    if (!ALTREP(x) || lazy_inside(x) == nullptr) out.values = x;
   } else if (lazy_class) {
     SEXP values = values_of(x);
     if (values != R_NilValue && TYPEOF(values) == REALSXP) out.values = values;
@@ -106,6 +108,37 @@ SEXP short_ops_entry(SEXP generic, SEXP e1, SEXP e2) {
   });
 }
 
+// Math functions that base R applies to doubles without a warning: none makes a
+// NaN of a number (sqrt(), log(), the trigonometric functions of Inf do, and warn).
+bool quiet_double_math(const char* fn) {
+  static const char* const quiet[] = {"abs",   "sign", "floor", "ceiling", "trunc", "exp",
+                                      "expm1", "sinh", "cosh",  "tanh",    "atan",  "asinh"};
+  for (const char* q : quiet) {
+    if (std::strcmp(fn, q) == 0) return true;
+  }
+  return false;
+}
+
+// .Call(C_short_math, generic, x): generic(x) for a short double x at hand (lazy
+// or plain) with no attribute but a dim, as base R gives it; NULL where the Math
+// method's general path decides.
+SEXP short_math_entry(SEXP generic, SEXP x) {
+  return guarded([&]() -> SEXP {
+    const char* fn = CHAR(STRING_ELT(generic, 0));
+    if (!quiet_double_math(fn)) return R_NilValue;
+    const BareDoubles a = bare_doubles(x);
+    if (a.values == nullptr || static_cast<double>(XLENGTH(a.values)) >= lazy_min_length()) {
+      return R_NilValue;
+    }
+    SEXP call = PROTECT(Rf_lang2(Rf_install(fn), a.values));
+    SEXP out = PROTECT(call_base(call));
+    if (a.dim != R_NilValue) Rf_setAttrib(out, R_DimSymbol, a.dim);
+    out = short_result(out);
+    UNPROTECT(2);
+    return out;
+  });
+}
+
 // .Call(C_short_summary, generic, x, na.rm): sum(), prod(), max(), min() or range()
 // of one short lazy double value at hand (with no attribute but a dim), as base R gives it:
 // with at least one element, and na.rm = FALSE for the extremes (they warn when
@@ -142,3 +175,4 @@ SEXP short_summary_entry(SEXP generic, SEXP x, SEXP na_rm) {
 
 GUFUNC_CALL_ENTRY(short_ops, gufunc::r::short_ops_entry, 3);
 GUFUNC_CALL_ENTRY(short_summary, gufunc::r::short_summary_entry, 3);
+GUFUNC_CALL_ENTRY(short_math, gufunc::r::short_math_entry, 2);

@@ -78,6 +78,28 @@ test_that("short values with attributes, other types or uneven lengths take the 
   expect_error(x + "a", "non-numeric argument")
 })
 
+test_that("math functions of short double values at hand are base R's, warnings too", {
+  withr::local_options(gufunc.lazy_min_length = 65536)
+  withr::local_seed(45)
+  v <- c(specials, runif(300, -800, 800))
+  m <- matrix(c(v, 0.5), 39)
+  values <- function(x) if (is_lazy(x)) materialize(x) else x
+  quiet <- c("abs", "sign", "floor", "ceiling", "trunc", "exp", "expm1", "sinh", "cosh", "tanh",
+             "atan", "asinh")
+  for (fn in c(quiet, "sqrt", "log", "sin", "cospi", "gamma", "cumsum")) {
+    f <- get(fn, baseenv())
+    for (x in list(v, m, v[1:100])) {
+      lx <- lazy(x) * 1
+      want <- tryCatch(f(x), warning = function(w) conditionMessage(w))
+      got <- tryCatch(values(f(lx)), warning = function(w) conditionMessage(w))
+      expect_identical(got, want, label = paste(fn, length(x)))
+    }
+  }
+  expect_true(is_lazy(exp(lazy(v) * 1)))
+  expect_identical(dim(abs(lazy(m) * 1)), dim(m))
+  expect_warning(sqrt(lazy(v) * 1), "NaNs produced")
+})
+
 test_that("summaries of short double values at hand are base R's", {
   withr::local_options(gufunc.lazy_min_length = 65536)
   withr::local_seed(42)
