@@ -109,6 +109,13 @@ test_that("short subsets of 256 elements or more stay lazy, with base R's values
     dim(v) <- c(20, 15)
     expect_identical(materialize(v), array(p[7, ], c(20, 15)))
     expect_length(lazy_fallbacks(reset = TRUE), 0L)
+    # Logical and integer values at hand are copied whole too.
+    flags <- as.vector(lazy(rep(c(TRUE, FALSE, NA), 100)))
+    expect_identical(lazy_state(flags), "materialized")
+    expect_identical(materialize(flags), rep(c(TRUE, FALSE, NA), 100))
+    counts <- lazy(1:300 * 2L)
+    dim(counts) <- c(10, 30)
+    expect_identical(materialize(counts), matrix(1:300 * 2L, 10))
     # Shorter subsets are plain vectors, as base R's.
     expect_identical(m[1:255, 7], p[1:255, 7])
     expect_identical(m[7, 1:255], p[7, 1:255])
