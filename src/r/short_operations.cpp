@@ -6,6 +6,7 @@
 // instead, where that can neither warn nor fail, so that nothing but the result
 // could differ.
 #include <cstring>
+#include <initializer_list>
 
 #include "r/call_registry.hpp"
 #include "r/guard.hpp"
@@ -57,17 +58,20 @@ bool same_dim(SEXP a, SEXP b) {
          std::memcmp(INTEGER(a), INTEGER(b), XLENGTH(a) * sizeof(int)) == 0;
 }
 
+// Whether `name` is one of `names`.
+bool named_in(const char* name, std::initializer_list<const char*> names) {
+  for (const char* n : names) {
+    if (std::strcmp(name, n) == 0) return true;
+  }
+  return false;
+}
+
 // Operators that base R applies to two double vectors of one length (or a single
 // value against many) without a warning or an error. (%% and %/% warn about lost
 // accuracy; the others only differ in their NaN payloads, which base R gives
 // itself here.)
 bool quiet_double_operator(const char* op) {
-  static const char* const quiet[] = {
-      "+", "-", "*", "/", "^", "==", "!=", "<", ">", "<=", ">=", "&", "|"};
-  for (const char* q : quiet) {
-    if (std::strcmp(op, q) == 0) return true;
-  }
-  return false;
+  return named_in(op, {"+", "-", "*", "/", "^", "==", "!=", "<", ">", "<=", ">=", "&", "|"});
 }
 
 // `call` (base R's primitive on evaluated arguments) evaluated in the base
@@ -111,12 +115,8 @@ SEXP short_ops_entry(SEXP generic, SEXP e1, SEXP e2) {
 // Math functions that base R applies to doubles without a warning: none makes a
 // NaN of a number (sqrt(), log(), the trigonometric functions of Inf do, and warn).
 bool quiet_double_math(const char* fn) {
-  static const char* const quiet[] = {"abs",   "sign", "floor", "ceiling", "trunc", "exp",
-                                      "expm1", "sinh", "cosh",  "tanh",    "atan",  "asinh"};
-  for (const char* q : quiet) {
-    if (std::strcmp(fn, q) == 0) return true;
-  }
-  return false;
+  return named_in(fn, {"abs", "sign", "floor", "ceiling", "trunc", "exp", "expm1", "sinh", "cosh",
+                       "tanh", "atan", "asinh"});
 }
 
 // .Call(C_short_math, generic, x): generic(x) for a short double x at hand (lazy
@@ -146,9 +146,8 @@ SEXP short_math_entry(SEXP generic, SEXP x) {
 SEXP short_summary_entry(SEXP generic, SEXP x, SEXP na_rm) {
   return guarded([&]() -> SEXP {
     const char* fn = CHAR(STRING_ELT(generic, 0));
-    const bool adds = std::strcmp(fn, "sum") == 0 || std::strcmp(fn, "prod") == 0;
-    const bool extreme =
-        std::strcmp(fn, "max") == 0 || std::strcmp(fn, "min") == 0 || std::strcmp(fn, "range") == 0;
+    const bool adds = named_in(fn, {"sum", "prod"});
+    const bool extreme = named_in(fn, {"max", "min", "range"});
     if (!adds && !extreme) return R_NilValue;
     if (TYPEOF(na_rm) != LGLSXP || XLENGTH(na_rm) != 1 || LOGICAL(na_rm)[0] == NA_LOGICAL) {
       return R_NilValue;
