@@ -37,7 +37,7 @@ if (length(args) >= 1 && args[1] == "--child") {
 
 if (!file.exists("/proc/self/status")) stop("peak_memory.R reads /proc/self/status (Linux)")
 scale <- if (length(args) >= 1) args[1] else "1"
-files <- setdiff(list.files(dir, pattern = "\\.R$"), c("run.R", "peak_memory.R"))
+files <- setdiff(list.files(dir, pattern = "\\.R$"), c("run.R", "peak_memory.R", "cold.R"))
 names <- sub("\\.R$", "", files)
 if (length(args) >= 2) names <- intersect(names, args[-1])
 rscript <- file.path(R.home("bin"), "Rscript")

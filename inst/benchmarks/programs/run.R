@@ -13,7 +13,7 @@ script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)
 dir <- dirname(script)
 suppressMessages(library(gufunc))
 
-files <- setdiff(list.files(dir, pattern = "\\.R$"), c("run.R", "peak_memory.R"))
+files <- setdiff(list.files(dir, pattern = "\\.R$"), c("run.R", "peak_memory.R", "cold.R"))
 names(files) <- sub("\\.R$", "", files)
 if (!is.null(wanted)) files <- files[names(files) %in% wanted]
 
