@@ -149,19 +149,16 @@ mean.gufunc_lazy <- function(x, trim = 0, na.rm = FALSE, ...) {
   } else if (one && is.null(attributes_but_class(x)) && is.null(attributes(..1))) {
     view <- .Call(C_lazy_view, x, ..1, lazy_min_length(), NULL)
     if (!is.null(view)) return(view)
-  } else if ((!one || is.numeric(..1)) && .Call(C_lazy_viewable, x)) {
+  } else if (!one) {
     # An array's block from the subscripts alone, with base R's attributes, in one
     # call (src/r/array_view.cpp); other regular picks through a stand-in of the
     # positions. (Numeric subscripts of an array that pick no one block, such as a
     # circular shift of a later dimension, need no stand-in to know that: `no_view`.)
-    view <- NULL
-    numeric_subscripts <- FALSE
-    if (!one && length(dim(x)) >= 2L) {
-      view <- .Call(C_lazy_array_view, x, environment(), lazy_min_length())
-      numeric_subscripts <- !is.null(view)
-      if (is.symbol(view)) view <- NULL
-    }
-    if (is.null(view) && !numeric_subscripts) view <- lazy_view_pick(x, function(s) s[...])
+    view <- .Call(C_lazy_array_view, x, environment())
+    if (is.null(view) && .Call(C_lazy_viewable, x)) view <- lazy_view_pick(x, function(s) s[...])
+    if (!is.null(view) && !is.symbol(view)) return(view)
+  } else if (is.numeric(..1) && .Call(C_lazy_viewable, x)) {
+    view <- lazy_view_pick(x, function(s) s[...])
     if (!is.null(view)) return(view)
   }
   # Values at hand (lazy(x), or computed): base R's subsetting on the plain values.

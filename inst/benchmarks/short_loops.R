@@ -35,9 +35,13 @@ loops <- list(
   })
 )
 
+# Each timed sample runs the loop as many times as take about 50 ms: R's timer
+# counts milliseconds, and one loop takes a few.
 per_iteration <- function(run, x, iterations) {
-  seconds <- replicate(runs, system.time(run(x))[["elapsed"]])
-  median(seconds) / iterations * 1e6
+  once <- max(system.time(run(x))[["elapsed"]], 0.001)
+  times <- max(1L, ceiling(0.05 / once))
+  seconds <- replicate(runs, system.time(for (k in seq_len(times)) run(x))[["elapsed"]])
+  median(seconds) / (times * iterations) * 1e6
 }
 
 cat(sprintf("loops over short subsets: microseconds an iteration, medians of %d runs\n", runs))

@@ -114,19 +114,24 @@ SEXP view_attributes(SEXP x, const ArrayRegion& region) {
   return out;
 }
 
-// .Call(C_lazy_array_view, x, frame, min_length): x[...] of lazy array x, from the
-// `...` of the method whose environment is `frame`: the view of the block its
-// subscripts pick (a plain vector below min_length elements, view_of()); the symbol
+// .Call(C_lazy_array_view, x, frame): x[...] of lazy array x, from the `...` of the
+// method whose environment is `frame`: the view of the block its subscripts pick
+// (short of gufunc.lazy_min_length elements, its values: view_of()); the symbol
 // `no_view` for numeric subscripts that pick something else, or a block no view
-// reads (values at hand in R's compact form: R subsets them); NULL for other
-// subscripts, which R's rules are to read.
-SEXP lazy_array_view_entry(SEXP x, SEXP frame, SEXP min_length) {
+// reads (values at hand in R's compact form: R subsets them); NULL where x is not
+// a viewable array (lazy_viewable_entry) or for other subscripts, which R's rules
+// are to read.
+SEXP lazy_array_view_entry(SEXP x, SEXP frame) {
   static const SEXP no_view = Rf_install("no_view");
   return with_warnings([&](unsigned* warnings) -> SEXP {
+    if (!viewable(x) || Rf_length(Rf_getAttrib(x, R_DimSymbol)) < 2) return R_NilValue;
+    SEXP min_length = PROTECT(Rf_ScalarReal(lazy_min_length()));
     ArrayRegion region;
     const ArraySubscripts what = read_array_subscripts(x, frame, &region);
-    if (what == ArraySubscripts::kOther) return R_NilValue;
-    if (what == ArraySubscripts::kIrregular) return no_view;
+    if (what != ArraySubscripts::kBlock) {
+      UNPROTECT(1);
+      return what == ArraySubscripts::kOther ? R_NilValue : no_view;
+    }
     Pick pick;
     pick.first = static_cast<R_xlen_t>(region.pick[0]);
     pick.rows = static_cast<R_xlen_t>(region.pick[1]);
@@ -138,7 +143,7 @@ SEXP lazy_array_view_entry(SEXP x, SEXP frame, SEXP min_length) {
     pick.plane_step = static_cast<R_xlen_t>(region.pick[5]);
     SEXP attributes = PROTECT(view_attributes(x, region));
     SEXP view = picked_view(x, pick, min_length, attributes, warnings);
-    UNPROTECT(1);
+    UNPROTECT(2);
     return view == R_NilValue ? no_view : view;
   });
 }
@@ -148,4 +153,4 @@ SEXP lazy_array_view_entry(SEXP x, SEXP frame, SEXP min_length) {
 }  // namespace r
 }  // namespace gufunc
 
-GUFUNC_CALL_ENTRY(lazy_array_view, gufunc::r::lazy_array_view_entry, 3);
+GUFUNC_CALL_ENTRY(lazy_array_view, gufunc::r::lazy_array_view_entry, 2);

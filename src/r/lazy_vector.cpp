@@ -99,20 +99,19 @@ void copy_runs(SEXP values, const char* from, const std::vector<engine::Run>& ru
 SEXP wrap_lazy_state(LazyState state, SEXP leaves) {
   auto owned = std::make_unique<LazyState>(std::move(state));
   const R_altrep_class_t cls = lazy_class_for(owned->dtype);
-  SEXP slots = PROTECT(alloc_vector(VECSXP, 3));
-  SET_VECTOR_ELT(slots, kLeavesSlot, leaves);
   // One guarded R call (each costs a context): a short result makes a lazy vector
   // per operation.
   SEXP x = r_call([&] {
+    SEXP slots = PROTECT(Rf_allocVector(VECSXP, 3));
+    SET_VECTOR_ELT(slots, kLeavesSlot, leaves);
     SEXP ptr = PROTECT(R_MakeExternalPtr(owned.get(), R_NilValue, R_NilValue));
     R_RegisterCFinalizerEx(ptr, finalize_state, FALSE);
     owned.release();  // the external pointer's finalizer owns it now
     SEXP out = R_new_altrep(cls, ptr, slots);
-    UNPROTECT(1);
+    UNPROTECT(2);
     return out;
   });
   elt_cache = EltCache();  // x may have the address of a vector R collected
-  UNPROTECT(1);
   return x;
 }
 
@@ -157,6 +156,7 @@ void set_lazy_attributes(SEXP x, SEXP attributes) {
 }
 
 void set_plain_attributes(SEXP x, SEXP attributes) {
+  if (attributes == R_NilValue) return;
   r_call([&] {
     set_attributes_but_class(x, attributes);
     return R_NilValue;
@@ -331,14 +331,21 @@ SEXP new_lazy_input(SEXP x, SEXP attributes) {
   state.dtype = dtype_of(x, 1);
   state.length = XLENGTH(x);
   state.values_borrowed = true;
-  SEXP leaves = PROTECT(alloc_vector(VECSXP, 1));
-  SET_VECTOR_ELT(leaves, 0, x);
-  SEXP out = PROTECT(wrap_lazy_state(std::move(state), leaves));
+  SEXP out = PROTECT(wrap_lazy_state(std::move(state), R_NilValue));
   set_values(out, x);
   // Its values are the user's vector: R must copy before any change.
   MARK_NOT_MUTABLE(out);
-  set_lazy_attributes(out, attributes);
-  UNPROTECT(2);
+  // Its leaves (the values) and attributes in one guarded call: short results and
+  // subsets make one lazy input each.
+  r_call([&] {
+    SEXP leaves = Rf_allocVector(VECSXP, 1);
+    SET_VECTOR_ELT(R_altrep_data2(out), kLeavesSlot, leaves);
+    SET_VECTOR_ELT(leaves, 0, x);
+    set_attributes_but_class(out, attributes);
+    Rf_classgets(out, lazy_class_string());
+    return R_NilValue;
+  });
+  UNPROTECT(1);
   return out;
 }
 
