@@ -24,6 +24,13 @@
 #' @param X,Y,FUN As for base R's `outer()`.
 #' @export
 outer <- function(X, Y, FUN = "*", ...) {
+  if (missing(FUN) && ...length() == 0L) {
+    # Two double vectors without attributes, one lazy, and a long product (an
+    # elimination step's): outer_vectors_product() below, in one call
+    # (src/r/lazy_map_bridge.cpp).
+    value <- .Call(C_outer_product, X, Y, outer_probe_agrees())
+    if (!is.null(value)) return(value)
+  }
   if ((is_lazy(X) || is_lazy(Y)) && as.double(length(X)) * length(Y) < lazy_min_length()) {
     # A short result: base R's on the values, as for the operators.
     X <- plain_values(X)
@@ -73,7 +80,8 @@ outer_product <- function(X, Y) {
 # gufunc.lazy_min_length elements: outer() computes shorter ones at once), built
 # in a few calls: an elimination step takes one such product of two short vectors,
 # where base R's outer() and its rep() of lazy values would cost ten times the
-# step's own R code. NULL for other operands.
+# step's own R code. NULL for other operands. (outer() asks C_outer_product first,
+# which builds the same in one call where neither operand must be computed first.)
 outer_vectors_product <- function(X, Y) {
   nx <- length(X)
   ny <- length(Y)

@@ -1,6 +1,7 @@
 // .Call entries that build element-wise map nodes over lazy and plain operands:
-// the fast path of the Ops and Math methods and the general map.
+// the fast path of the Ops and Math methods, outer()'s product and the general map.
 #include <algorithm>
+#include <climits>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "r/lazy_state.hpp"
 #include "r/option_text.hpp"
 #include "r/r_arrays.hpp"
+#include "r/view_pushdown.hpp"
 
 namespace gufunc {
 namespace r {
@@ -155,6 +157,67 @@ SEXP lazy_ops_entry(SEXP name, SEXP args) {
   });
 }
 
+// Whether R's matrix products compute outer(x, y) as 0 + x[i] * y[j] (option
+// matprod unset, "default" or "internal"; R/outer_mask.R checks the BLAS).
+bool default_matprod() {
+  static SEXP option = Rf_install("matprod");
+  SEXP opt = Rf_GetOption1(option);
+  if (opt == R_NilValue) return true;
+  if (TYPEOF(opt) != STRSXP || XLENGTH(opt) != 1) return false;
+  const char* v = CHAR(STRING_ELT(opt, 0));
+  return std::strcmp(v, "default") == 0 || std::strcmp(v, "internal") == 0;
+}
+
+// Whether x is a double vector without attributes: a plain one, or a lazy one (not
+// R's wrapper around one: *lazy) with its class alone.
+bool bare_double_vector(SEXP x, bool* lazy) {
+  if (TYPEOF(x) != REALSXP) return false;
+  *lazy = lazy_inside(x) == x;
+  if (!*lazy) return ATTRIB(x) == R_NilValue && !OBJECT(x);
+  bool bare = true;
+  return mappable_operand(x, &bare) && bare;
+}
+
+// .Call(C_outer_product, X, Y, probe_agrees): outer(X, Y) with FUN = "*" of two double
+// vectors without attributes, one of them lazy, of at least gufunc.lazy_min_length
+// elements, where R's products are 0 + X[i] * Y[j] (`probe_agrees`: the BLAS was
+// checked): the deferred broadcast over rep() views of X and Y with dim
+// c(length(X), length(Y)), as R/outer_mask.R builds it, in one call (an elimination
+// step takes one). NULL for anything else, which the R mask decides.
+SEXP outer_product_entry(SEXP X, SEXP Y, SEXP probe_agrees) {
+  return guarded([&]() -> SEXP {
+    bool lazy_x = false, lazy_y = false;
+    if (Rf_asLogical(probe_agrees) != TRUE || !default_matprod() ||
+        !bare_double_vector(X, &lazy_x) || !bare_double_vector(Y, &lazy_y) || !(lazy_x || lazy_y)) {
+      return R_NilValue;
+    }
+    const R_xlen_t nx = XLENGTH(X), ny = XLENGTH(Y);
+    if (nx < 2 || ny < 2 || nx > INT_MAX || ny > INT_MAX ||
+        static_cast<double>(nx) * static_cast<double>(ny) < lazy_min_length()) {
+      return R_NilValue;
+    }
+    SEXP factors = PROTECT(alloc_vector(VECSXP, 2));
+    SET_VECTOR_ELT(factors, 0, rep_view(X, static_cast<double>(ny), 1));
+    SET_VECTOR_ELT(factors, 1, rep_view(Y, 1, static_cast<double>(nx)));
+    SEXP out = R_NilValue;
+    if (VECTOR_ELT(factors, 0) != R_NilValue && VECTOR_ELT(factors, 1) != R_NilValue) {
+      SEXP product = PROTECT(build_map("base", "*", factors, R_NilValue));
+      SEXP terms = PROTECT(alloc_vector(VECSXP, 2));
+      SET_VECTOR_ELT(terms, 0, product);
+      SET_VECTOR_ELT(terms, 1, alloc_vector(REALSXP, 1));
+      REAL(VECTOR_ELT(terms, 1))[0] = 0;
+      SEXP dim = PROTECT(alloc_vector(INTSXP, 2));
+      INTEGER(dim)[0] = static_cast<int>(nx);
+      INTEGER(dim)[1] = static_cast<int>(ny);
+      SEXP attributes = PROTECT(named_list({"dim"}, {dim}));
+      if (product != R_NilValue) out = build_map("base", "+", terms, attributes);
+      UNPROTECT(4);
+    }
+    UNPROTECT(1);
+    return out;
+  });
+}
+
 SEXP lazy_min_length_entry() {
   return guarded([&]() -> SEXP { return Rf_ScalarReal(lazy_min_length()); });
 }
@@ -186,3 +249,4 @@ double lazy_min_length() {
 GUFUNC_CALL_ENTRY(lazy_map, gufunc::r::lazy_map_entry, 4);
 GUFUNC_CALL_ENTRY(lazy_ops, gufunc::r::lazy_ops_entry, 2);
 GUFUNC_CALL_ENTRY(lazy_min_length, gufunc::r::lazy_min_length_entry, 0);
+GUFUNC_CALL_ENTRY(outer_product, gufunc::r::outer_product_entry, 3);

@@ -337,48 +337,45 @@ SEXP lazy_view_entry(SEXP x, SEXP index, SEXP min_length, SEXP attributes) {
   });
 }
 
-// .Call(C_lazy_rep_view, x, times, each): rep(x, times = times) (each == 1) or
-// rep(x, each = each) (times == 1) of `x` (of length >= 2) as a lazy view of its
-// memory: outer(x, y, f) reads x and y this way, so f(x, y) fuses without the two
-// n * m copies. `x` is a plain vector, or a lazy one whose values are a plain view
-// (its cached values, a slice of a file: not read into memory first); NULL for
-// another lazy x (R materializes it and asks again).
+// .Call(C_lazy_rep_view, x, times, each): rep_view() (view_pushdown.hpp); NULL for a
+// lazy x that is not a plain view (R materializes it and asks again).
 SEXP lazy_rep_view_entry(SEXP x, SEXP times, SEXP each) {
-  return guarded([&]() -> SEXP {
-    const double k = Rf_asReal(times), e = Rf_asReal(each);
-    const double n = static_cast<double>(XLENGTH(x));
-    if (n < 2 || !(k >= 1 && e >= 1) || (k > 1 && e > 1) || n * k * e > 4503599627370496.0) {
-      throw Error("gufunc_internal_error", "a repetition view of another shape");
-    }
-    engine::View view;
-    SEXP leaves;
-    if (SEXP lazy = lazy_inside(x)) {
-      const NodeUse use = lazy_node_use(lazy);
-      const engine::Node& node = *use.node;
-      if (node.kind != engine::NodeKind::Input || node.view.is_block() || node.view.each != 1 ||
-          node.length != XLENGTH(x)) {
-        return R_NilValue;
-      }
-      view = node.view;
-      leaves = PROTECT(use.leaves);
-    } else {
-      view = input_node(x, 1)->view;
-      leaves = PROTECT(alloc_vector(VECSXP, 1));
-      SET_VECTOR_ELT(leaves, 0, x);
-    }
-    view.length = static_cast<intptr_t>(n * k * e);
-    if (k > 1) {
-      view.rows = static_cast<intptr_t>(n);
-      view.column_step = 0;
-    }
-    view.each = static_cast<intptr_t>(e);
-    SEXP out = new_lazy_vector(engine::make_input(view), leaves, R_NilValue);
-    UNPROTECT(1);
-    return out;
-  });
+  return guarded([&]() -> SEXP { return rep_view(x, Rf_asReal(times), Rf_asReal(each)); });
 }
 
 }  // namespace
+
+SEXP rep_view(SEXP x, double k, double e) {
+  const double n = static_cast<double>(XLENGTH(x));
+  if (n < 2 || !(k >= 1 && e >= 1) || (k > 1 && e > 1) || n * k * e > 4503599627370496.0) {
+    throw Error("gufunc_internal_error", "a repetition view of another shape");
+  }
+  engine::View view;
+  SEXP leaves;
+  if (SEXP lazy = lazy_inside(x)) {
+    const NodeUse use = lazy_node_use(lazy);
+    const engine::Node& node = *use.node;
+    if (node.kind != engine::NodeKind::Input || node.view.is_block() || node.view.each != 1 ||
+        node.length != XLENGTH(x)) {
+      return R_NilValue;
+    }
+    view = node.view;
+    leaves = PROTECT(use.leaves);
+  } else {
+    view = input_node(x, 1)->view;
+    leaves = PROTECT(alloc_vector(VECSXP, 1));
+    SET_VECTOR_ELT(leaves, 0, x);
+  }
+  view.length = static_cast<intptr_t>(n * k * e);
+  if (k > 1) {
+    view.rows = static_cast<intptr_t>(n);
+    view.column_step = 0;
+  }
+  view.each = static_cast<intptr_t>(e);
+  SEXP out = new_lazy_vector(engine::make_input(view), leaves, R_NilValue);
+  UNPROTECT(1);
+  return out;
+}
 
 }  // namespace r
 }  // namespace gufunc

@@ -62,6 +62,13 @@ engine::NodePtr pushed_down(const engine::NodePtr& node, Change& change, Other& 
 // subassignment (computed when a view asks for it).
 bool viewable(SEXP x);
 
+// rep(x, times = k) (e == 1) or rep(x, each = e) (k == 1) of `x` (of length >= 2)
+// as a lazy view of its memory: outer(x, y, f) reads x and y this way, so f(x, y)
+// fuses without the two n * m copies. `x` is a plain vector, or a lazy one whose
+// values are a plain view (its cached values, a slice of a file: not read into
+// memory first); R_NilValue for another lazy x.
+SEXP rep_view(SEXP x, double k, double e);
+
 // The lazy vector of `length` elements that `build` (NodePtr(const NodePtr&): the
 // view's graph from x's, or nullptr) makes of lazy vector x, with `attributes`, or
 // R_NilValue where it makes none. When it makes none of x's graph and x is a

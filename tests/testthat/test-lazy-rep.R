@@ -106,3 +106,33 @@ test_that("outer() with FUN = \"*\" and %o% are deferred with base R's bits", {
   })
   expect_identical(outer(1:3, 1:4), base::outer(1:3, 1:4))
 })
+
+test_that("a long outer() of double vectors, built in one call, is base R's outer()", {
+  set.seed(3)
+  g <- c(grid_double, grid_nan_bits)
+  x <- c(g, runif(300 - length(g), -5, 5))
+  y <- c(rev(g), runif(260 - length(g), -5, 5))
+  lx <- lazy(x)
+  ly <- lazy(y)
+  # Values at hand, plain against lazy, a deferred operand (computed first), and
+  # FUN = "*" written out (the general path): the same bits, dim and no dimnames.
+  for_engine_settings({
+    for (got in list(outer(lx, ly), outer(x, ly), outer(lx, y), outer(lx, ly, "*"))) {
+      expect_true(is_lazy(got))
+      expect_true(identical_bits(materialize(got), base::outer(x, y)))
+    }
+    expect_true(identical_bits(materialize(outer(lx * 2, ly)), base::outer(x * 2, y)))
+  })
+  plan <- paste(capture.output(print(lazy_plan(outer(lx, ly) - 1))), collapse = "\n")
+  expect_match(plan, "1 kernel", fixed = TRUE)
+  # Names, integers and a short product take base R's rules as before.
+  nx <- stats::setNames(x, paste0("r", seq_along(x)))
+  expect_identical(materialize(outer(lazy(nx), ly)), base::outer(nx, y))
+  expect_identical(materialize(outer(lazy(seq_len(300)), ly)), base::outer(seq_len(300), y))
+  with_options(list(gufunc.lazy_min_length = 1000), {
+    expect_identical(outer(lazy(x[1:10]), y[1:10]), base::outer(x[1:10], y[1:10]))
+  })
+  with_options(list(matprod = "blas"), {
+    expect_identical(outer(lx, ly), base::outer(x, y))
+  })
+})
