@@ -125,13 +125,10 @@ SEXP lazy_array_view_entry(SEXP x, SEXP frame) {
   static const SEXP no_view = Rf_install("no_view");
   return with_warnings([&](unsigned* warnings) -> SEXP {
     if (!viewable(x) || Rf_length(Rf_getAttrib(x, R_DimSymbol)) < 2) return R_NilValue;
-    SEXP min_length = PROTECT(Rf_ScalarReal(lazy_min_length()));
     ArrayRegion region;
     const ArraySubscripts what = read_array_subscripts(x, frame, &region);
-    if (what != ArraySubscripts::kBlock) {
-      UNPROTECT(1);
-      return what == ArraySubscripts::kOther ? R_NilValue : no_view;
-    }
+    if (what == ArraySubscripts::kOther) return R_NilValue;
+    if (what == ArraySubscripts::kIrregular) return no_view;
     Pick pick;
     pick.first = static_cast<R_xlen_t>(region.pick[0]);
     pick.rows = static_cast<R_xlen_t>(region.pick[1]);
@@ -142,8 +139,8 @@ SEXP lazy_array_view_entry(SEXP x, SEXP frame) {
     pick.planes = static_cast<R_xlen_t>(region.pick[4]);
     pick.plane_step = static_cast<R_xlen_t>(region.pick[5]);
     SEXP attributes = PROTECT(view_attributes(x, region));
-    SEXP view = picked_view(x, pick, min_length, attributes, warnings);
-    UNPROTECT(2);
+    SEXP view = picked_view(x, pick, lazy_min_length(), attributes, warnings);
+    UNPROTECT(1);
     return view == R_NilValue ? no_view : view;
   });
 }

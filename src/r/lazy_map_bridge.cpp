@@ -199,21 +199,24 @@ SEXP outer_product_entry(SEXP X, SEXP Y, SEXP probe_agrees) {
     SEXP factors = PROTECT(alloc_vector(VECSXP, 2));
     SET_VECTOR_ELT(factors, 0, rep_view(X, static_cast<double>(ny), 1));
     SET_VECTOR_ELT(factors, 1, rep_view(Y, 1, static_cast<double>(nx)));
-    SEXP out = R_NilValue;
-    if (VECTOR_ELT(factors, 0) != R_NilValue && VECTOR_ELT(factors, 1) != R_NilValue) {
-      SEXP product = PROTECT(build_map("base", "*", factors, R_NilValue));
-      SEXP terms = PROTECT(alloc_vector(VECSXP, 2));
-      SET_VECTOR_ELT(terms, 0, product);
-      SET_VECTOR_ELT(terms, 1, alloc_vector(REALSXP, 1));
-      REAL(VECTOR_ELT(terms, 1))[0] = 0;
-      SEXP dim = PROTECT(alloc_vector(INTSXP, 2));
-      INTEGER(dim)[0] = static_cast<int>(nx);
-      INTEGER(dim)[1] = static_cast<int>(ny);
-      SEXP attributes = PROTECT(named_list({"dim"}, {dim}));
-      if (product != R_NilValue) out = build_map("base", "+", terms, attributes);
-      UNPROTECT(4);
+    if (VECTOR_ELT(factors, 0) == R_NilValue || VECTOR_ELT(factors, 1) == R_NilValue) {
+      UNPROTECT(1);
+      return R_NilValue;
     }
-    UNPROTECT(1);
+    SEXP terms = PROTECT(alloc_vector(VECSXP, 2));
+    SET_VECTOR_ELT(terms, 0, build_map("base", "*", factors, R_NilValue));
+    if (VECTOR_ELT(terms, 0) == R_NilValue) {
+      UNPROTECT(2);
+      return R_NilValue;
+    }
+    SET_VECTOR_ELT(terms, 1, alloc_vector(REALSXP, 1));
+    REAL(VECTOR_ELT(terms, 1))[0] = 0;
+    SEXP dim = PROTECT(alloc_vector(INTSXP, 2));
+    INTEGER(dim)[0] = static_cast<int>(nx);
+    INTEGER(dim)[1] = static_cast<int>(ny);
+    SEXP attributes = PROTECT(named_list({"dim"}, {dim}));
+    SEXP out = build_map("base", "+", terms, attributes);
+    UNPROTECT(4);
     return out;
   });
 }

@@ -76,7 +76,7 @@ SEXP reordered_view(SEXP x, const std::function<bool(engine::View*)>& change, SE
   return with_warnings([&](unsigned* warnings) -> SEXP {
     // Any lazy vector: what the view cannot pass is computed first.
     if (lazy_inside(x) != x || state_of(x).failed) return R_NilValue;
-    return view_of(x, state_of(x).length, true, min_length, attributes, warnings,
+    return view_of(x, state_of(x).length, true, Rf_asReal(min_length), attributes, warnings,
                    [&](const engine::NodePtr& node) {
                      NodeMemo done;
                      auto other = [](const engine::NodePtr&, int) { return engine::NodePtr(); };

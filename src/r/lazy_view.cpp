@@ -237,14 +237,14 @@ bool only_the_lazy_class(SEXP x) {
 
 }  // namespace
 
-SEXP view_of(SEXP x, R_xlen_t length, bool compute, SEXP min_length, SEXP attributes,
+SEXP view_of(SEXP x, R_xlen_t length, bool compute, double min_length, SEXP attributes,
              unsigned* warnings,
              const std::function<engine::NodePtr(const engine::NodePtr&)>& build) {
   // A view too small to stay deferred gives its values, computed now from the same
   // view (only what is picked), as a plain vector (or a lazy value over them:
   // short_result()): R code would otherwise work out the positions once more and
   // read them an element at a time.
-  const bool small = static_cast<double>(length) < Rf_asReal(min_length);
+  const bool small = static_cast<double>(length) < min_length;
   // (Values at hand in an ALTREP vector such as 1:n: R subsets them without
   // expanding it. Values in plain memory are gathered here: R's own subset would
   // need them handed to it through materialize(), with a handler for its errors.)
@@ -315,7 +315,7 @@ engine::NodePtr with_source(const engine::NodePtr& node, const Pick& pick,
 
 }  // namespace
 
-SEXP picked_view(SEXP x, const Pick& pick, SEXP min_length, SEXP attributes, unsigned* warnings) {
+SEXP picked_view(SEXP x, const Pick& pick, double min_length, SEXP attributes, unsigned* warnings) {
   return view_of(x, pick.length(), false, min_length, attributes, warnings,
                  [&](const engine::NodePtr& node) {
                    NodeMemo done;
@@ -333,7 +333,7 @@ SEXP lazy_view_entry(SEXP x, SEXP index, SEXP min_length, SEXP attributes) {
     if (!viewable(x)) return R_NilValue;
     Pick pick;
     if (!pick_of(index, state_of(x).length, &pick)) return R_NilValue;
-    return picked_view(x, pick, min_length, attributes, warnings);
+    return picked_view(x, pick, Rf_asReal(min_length), attributes, warnings);
   });
 }
 

@@ -78,13 +78,13 @@ SEXP rep_view(SEXP x, double k, double e);
 // computed now, as a plain vector with `attributes` (kept a lazy value over it from
 // kKeepLazyLength elements on: short_result()). Warnings of the evaluations
 // go to *warnings.
-SEXP view_of(SEXP x, R_xlen_t length, bool compute, SEXP min_length, SEXP attributes,
+SEXP view_of(SEXP x, R_xlen_t length, bool compute, double min_length, SEXP attributes,
              unsigned* warnings,
              const std::function<engine::NodePtr(const engine::NodePtr&)>& build);
 
 // The view of lazy vector x (viewable()) that `pick` picks, with `attributes`
 // (view_of).
-SEXP picked_view(SEXP x, const Pick& pick, SEXP min_length, SEXP attributes, unsigned* warnings);
+SEXP picked_view(SEXP x, const Pick& pick, double min_length, SEXP attributes, unsigned* warnings);
 
 // Runs `make` (which builds a view; unsigned*: warnings) in guarded() and raises
 // the warnings of the evaluation it made, if any, after it.
