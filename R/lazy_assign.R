@@ -23,9 +23,16 @@
   # x (a[{kept <- a; 2}] <- v), as base R finds out before it writes.
   complex <- identical(sys.call()[[2L]], quote(`*tmp*`))
   references <- if (complex) .Call(C_lazy_references, x)
-  force_subscripts(environment())
+  # The subscripts, left to right, before the value, as base R evaluates the
+  # arguments of `[<-`(x, i, value = v) (src/r/array_region.cpp); R's x[i] <- v has
+  # evaluated v first already.
+  .Call(C_force_subscripts, environment())
   in_place <- complex && references <= 3L && .Call(C_lazy_references, x) == references
-  y <- deferred_assign(x, substitute(list(...)), environment(), value, in_place)
+  dots <- substitute(list(...))
+  # x[i] <- v where i is a missing argument passed on: base R reads it as x[] <- v.
+  whole <- length(dots) == 2L && missing(..1)
+  if (whole) dots <- whole_subscript
+  y <- deferred_assign(x, dots, environment(), value, in_place)
   if (!is.null(y)) return(y)
   # An ordinary copy, changed in place: one copy, as base R's x[i] <- v makes of a
   # shared x.
@@ -33,7 +40,7 @@
   # A lazy value computed in one fused pass: R's subassignment would read it an
   # element at a time.
   if (is_lazy(value)) value <- materialize(value)
-  y[...] <- value
+  if (whole) y[] <- value else y[...] <- value
   # Writing at least half of a large x: the new version stays lazy, so its subsets
   # are views and the next step of a loop fuses. A smaller write gives the plain
   # result, which later subassignments change in place, as base R's do (a loop of
@@ -44,6 +51,9 @@
   }
   y
 }
+
+# substitute(list(...)) of x[] <- v.
+whole_subscript <- as.call(list(quote(list), quote(expr = )))
 
 # `[<-` and `[[<-` called as functions match their arguments by position, whatever
 # their names: the last one is the value (R's own x[i] <- v names it `value`, and
@@ -75,15 +85,6 @@ positional_assign <- function(x, generic, call, frame, value, ...) {
   call[[1L]] <- as.name(generic)
   call[[2L]] <- x
   eval(call, frame)
-}
-
-# Forces the subscripts of a subassignment method (frame: its environment) from
-# left to right, before its value, as base R evaluates the arguments of `[<-`(x, i,
-# value = v). (R's x[i] <- v has evaluated v first already.)
-force_subscripts <- function(frame) {
-  for (k in seq_len(eval(quote(...length()), frame))) {
-    if (!eval(call("missing", as.name(paste0("..", k))), frame)) eval(call("...elt", k), frame)
-  }
 }
 
 # The new version of lazy x with the elements the subscripts pick set to `value`,

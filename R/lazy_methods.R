@@ -145,7 +145,9 @@ mean.gufunc_lazy <- function(x, trim = 0, na.rm = FALSE, ...) {
   # a[, , i]): a view, still lazy, over the same memory (src/r/lazy_view.cpp).
   one <- nargs() == 2L
   if (one && missing(..1)) {
-    # x[]: below
+    # x[], or x[i] where i is a missing argument passed on, which base R reads as
+    # x[]: the plain values, attributes and all.
+    return(materialize(x))
   } else if (one && is.null(attributes_but_class(x)) && is.null(attributes(..1))) {
     view <- .Call(C_lazy_view, x, ..1, lazy_min_length(), NULL)
     if (!is.null(view)) return(view)

@@ -10,7 +10,7 @@
   if (missing(value) || !value_last(sys.call())) {
     return(positional_assign(x, "[[<-", sys.call(), parent.frame(), value, ...))
   }
-  force_subscripts(environment())
+  .Call(C_force_subscripts, environment())
   y <- fallback_copy(x, "[[<-")
   y[[...]] <- value
   y

@@ -28,7 +28,10 @@ outer <- function(X, Y, FUN = "*", ...) {
     # Two double vectors without attributes, one lazy, and a long product (an
     # elimination step's): outer_vectors_product() below, in one call
     # (src/r/lazy_map_bridge.cpp).
+    # Neither lazy, or a short product (an elimination step's last ones): base R's
+    # outer() of the values, whose conditions (none, for "*") need no rewriting.
     value <- .Call(C_outer_product, X, Y, outer_probe_agrees())
+    if (is.symbol(value)) return(base::outer(plain_values(X), plain_values(Y)))
     if (!is.null(value)) return(value)
   }
   if ((is_lazy(X) || is_lazy(Y)) && as.double(length(X)) * length(Y) < lazy_min_length()) {
@@ -111,7 +114,7 @@ deferred_outer_product <- function(X, Y) {
       (is_lazy(v) || !is.object(v))
   }
   numeric_kind(X) && numeric_kind(Y) &&
-    getOption("matprod", "default") %in% c("default", "internal") && outer_probe_agrees()
+    .Call(C_default_matprod) && outer_probe_agrees()
 }
 
 outer_probe <- new.env(parent = emptyenv())

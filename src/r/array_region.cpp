@@ -34,6 +34,28 @@ SEXP dots_value(SEXP cell, SEXP frame) {
   return unwind_protect(force_value, &f);
 }
 
+// Whether the k-th element (from 1) of `...` in `frame`, `cell`, is missing as R's
+// missing(..k) says: an empty subscript, or a promise of a missing argument passed
+// on (f <- function(x, i, j) x[i, j]; f(m, 2) picks all of dimension 2, as in base
+// R). A promise of a symbol asks R's missing() itself (a missing argument with a
+// default is missing too); values and other promises are not missing.
+bool dots_missing(SEXP cell, int k, SEXP frame) {
+  static const SEXP missing_fn = Rf_findFun(Rf_install("missing"), R_BaseEnv);
+  const SEXP v = CAR(cell);
+  if (v == R_MissingArg) return true;
+  if (TYPEOF(v) != PROMSXP || PRVALUE(v) != R_UnboundValue) return false;
+  SEXP code = PRCODE(v);
+  while (TYPEOF(code) == PROMSXP) code = PRCODE(code);
+  if (TYPEOF(code) != SYMSXP) return false;
+  char name[24];
+  snprintf(name, sizeof name, "..%d", k);
+  const SEXP call = PROTECT(Rf_lang2(missing_fn, Rf_install(name)));
+  Forcing asked{call, frame};
+  const bool missing = Rf_asLogical(unwind_protect(force_value, &asked)) == TRUE;
+  UNPROTECT(1);
+  return missing;
+}
+
 // Whether some dimension picks no index (an empty subscript, or a dimension of
 // extent 0): then no element is picked, whatever the others pick.
 bool picks_nothing(const std::vector<Run>& runs) {
@@ -131,7 +153,9 @@ ArraySubscripts read_array_subscripts(SEXP x, SEXP frame, ArrayRegion* region) {
   std::vector<Run>& runs = region->runs;
   runs.clear();
   region->drop = TRUE;
+  int k = 0;
   for (SEXP cell = dots; cell != R_NilValue; cell = CDR(cell)) {
+    ++k;
     const SEXP tag = TAG(cell);
     if (tag != R_NilValue) {
       if (drop_seen || strcmp(CHAR(PRINTNAME(tag)), "drop") != 0) return ArraySubscripts::kOther;
@@ -146,7 +170,7 @@ ArraySubscripts read_array_subscripts(SEXP x, SEXP frame, ArrayRegion* region) {
     if (runs.size() == d.size()) return ArraySubscripts::kOther;
     Run run;
     run.n = d[runs.size()];
-    const SEXP s = CAR(cell) == R_MissingArg ? R_MissingArg : dots_value(cell, frame);
+    const SEXP s = dots_missing(cell, k, frame) ? R_MissingArg : dots_value(cell, frame);
     if (s != R_MissingArg) {
       if ((TYPEOF(s) != INTSXP && TYPEOF(s) != REALSXP) || ATTRIB(s) != R_NilValue) {
         return ArraySubscripts::kOther;
@@ -197,9 +221,26 @@ SEXP array_region_entry(SEXP x, SEXP frame) {
   });
 }
 
+// .Call(C_force_subscripts, frame): forces the subscripts `...` of a subassignment
+// method's frame from left to right, as base R evaluates the arguments of `[<-`(x,
+// i, value = v), except those dots_missing() finds missing: the R loop over
+// missing(..k) and ...elt(k), in one call.
+SEXP force_subscripts_entry(SEXP frame) {
+  return guarded([&]() -> SEXP {
+    const SEXP dots = Rf_findVarInFrame3(frame, R_DotsSymbol, TRUE);
+    if (TYPEOF(dots) != DOTSXP) return R_NilValue;
+    int k = 0;
+    for (SEXP cell = dots; cell != R_NilValue; cell = CDR(cell)) {
+      if (!dots_missing(cell, ++k, frame)) dots_value(cell, frame);
+    }
+    return R_NilValue;
+  });
+}
+
 }  // namespace
 
 }  // namespace r
 }  // namespace gufunc
 
 GUFUNC_CALL_ENTRY(array_region, gufunc::r::array_region_entry, 2);
+GUFUNC_CALL_ENTRY(force_subscripts, gufunc::r::force_subscripts_entry, 1);

@@ -158,7 +158,9 @@ SEXP lazy_ops_entry(SEXP name, SEXP args) {
 }
 
 // Whether R's matrix products compute outer(x, y) as 0 + x[i] * y[j] (option
-// matprod unset, "default" or "internal"; R/outer_mask.R checks the BLAS).
+// matprod unset, "default" or "internal"; R/outer_mask.R checks the BLAS): the one
+// place that reads the option, for C_outer_product and, through C_default_matprod,
+// for the R path.
 bool default_matprod() {
   static SEXP option = Rf_install("matprod");
   SEXP opt = Rf_GetOption1(option);
@@ -183,9 +185,24 @@ bool bare_double_vector(SEXP x, bool* lazy) {
 // elements, where R's products are 0 + X[i] * Y[j] (`probe_agrees`: the BLAS was
 // checked): the deferred broadcast over rep() views of X and Y with dim
 // c(length(X), length(Y)), as R/outer_mask.R builds it, in one call (an elimination
-// step takes one). NULL for anything else, which the R mask decides.
+// step takes one). The symbol `plain` where base R's outer() of the values is the
+// answer: neither is a lazy value, or the product is shorter than
+// gufunc.lazy_min_length (an elimination step's last ones). NULL for anything else,
+// which the R mask decides.
 SEXP outer_product_entry(SEXP X, SEXP Y, SEXP probe_agrees) {
   return guarded([&]() -> SEXP {
+    const bool has_lazy_x = lazy_inside(X) != nullptr, has_lazy_y = lazy_inside(Y) != nullptr;
+    if (!has_lazy_x && !has_lazy_y) return Rf_install("plain");
+    // Lengths R's length() would not dispatch for: no class, or a lazy value's alone.
+    auto plain_length = [](SEXP v, bool lazy) {
+      const SEXP cls = Rf_getAttrib(v, R_ClassSymbol);
+      const bool own =
+          lazy ? XLENGTH(cls) == 1 && std::strcmp(CHAR(STRING_ELT(cls, 0)), "gufunc_lazy") == 0
+               : !OBJECT(v);
+      return own && Rf_isVector(v) ? static_cast<double>(XLENGTH(v)) : -1.0;
+    };
+    const double lx = plain_length(X, has_lazy_x), ly = plain_length(Y, has_lazy_y);
+    if (lx >= 0 && ly >= 0 && lx * ly < lazy_min_length()) return Rf_install("plain");
     bool lazy_x = false, lazy_y = false;
     if (Rf_asLogical(probe_agrees) != TRUE || !default_matprod() ||
         !bare_double_vector(X, &lazy_x) || !bare_double_vector(Y, &lazy_y) || !(lazy_x || lazy_y)) {
@@ -221,6 +238,10 @@ SEXP outer_product_entry(SEXP X, SEXP Y, SEXP probe_agrees) {
   });
 }
 
+SEXP default_matprod_entry() {
+  return guarded([&]() -> SEXP { return Rf_ScalarLogical(default_matprod()); });
+}
+
 SEXP lazy_min_length_entry() {
   return guarded([&]() -> SEXP { return Rf_ScalarReal(lazy_min_length()); });
 }
@@ -253,3 +274,4 @@ GUFUNC_CALL_ENTRY(lazy_map, gufunc::r::lazy_map_entry, 4);
 GUFUNC_CALL_ENTRY(lazy_ops, gufunc::r::lazy_ops_entry, 2);
 GUFUNC_CALL_ENTRY(lazy_min_length, gufunc::r::lazy_min_length_entry, 0);
 GUFUNC_CALL_ENTRY(outer_product, gufunc::r::outer_product_entry, 3);
+GUFUNC_CALL_ENTRY(default_matprod, gufunc::r::default_matprod_entry, 0);

@@ -5,9 +5,9 @@
 test_kernels()
 lazy_test_kernels <- function() invisible(.Call(gufunc:::C_register_lazy_test_kernels))
 lazy_test_kernels()
-# Small operands are deferred too (see helper-lazy.R for the default threshold).
-old_options <- options(gufunc.lazy_min_length = 0)
-withr::defer(options(old_options), teardown_env())
+# Small operands are deferred too (see helper-lazy.R for the default threshold), in
+# this file only.
+withr::local_options(gufunc.lazy_min_length = 0)
 t_inner <- function(...) gufunc_call("inner", ..., namespace = "gufunc_test")
 t_matvec <- function(...) gufunc_call("matvec", ..., namespace = "gufunc_test")
 t_spread <- function(...) gufunc_call("spread", ..., namespace = "gufunc_test")

@@ -136,3 +136,20 @@ test_that("a long outer() of double vectors, built in one call, is base R's oute
     expect_identical(outer(lx, ly), base::outer(x, y))
   })
 })
+
+test_that("outer() of plain operands, or with a short product, is base R's outer() of the values", {
+  x <- c(a = 1.5, b = -0, c = NaN, d = -Inf)
+  y <- 1:5
+  m <- matrix(c(2, -1, 0.5, 3), 2, dimnames = list(c("r", "s"), NULL))
+  cases <- list(list(x, y), list(m, x), list(y, TRUE), list(x, m), list(-0, x))
+  for (case in cases) {
+    want <- base::outer(case[[1]], case[[2]])
+    expect_identical(outer(case[[1]], case[[2]]), want)
+    expect_identical(outer(lazy(case[[1]]), case[[2]]), want)
+    expect_identical(outer(case[[1]], lazy(case[[2]])), want)
+    expect_identical(case[[1]] %o% lazy(case[[2]]), want)
+  }
+  message_of <- function(code) tryCatch(code, error = conditionMessage)
+  expect_identical(message_of(outer(x, "a")), message_of(base::outer(x, "a")))
+  expect_identical(message_of(outer(lazy(x), "a")), message_of(base::outer(x, "a")))
+})
