@@ -70,6 +70,11 @@ enum KernelSetFlag : unsigned {
   // computed by such kernels alone cannot stop half way, so it may be computed
   // straight into the memory it replaces (engine/assign.hpp, writes_without_failing).
   kNeverFails = 8u,
+  // A few instructions per element, not more than reading its operands costs
+  // (arithmetic but powers and remainders, comparisons, logic, choices): base R's
+  // mean() makes a second pass over the values, which computes such values again
+  // rather than keeping them from the first in fresh memory (engine/reduce_kernel.hpp).
+  kCheapToRecompute = 16u,
 };
 
 struct BuiltinTraits {

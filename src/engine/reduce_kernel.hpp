@@ -3,7 +3,8 @@
 // reduction needs it (a sum in one long double), else block by block and merged in
 // order. Either way the result does not depend on the threads or the block size.
 // A mean's second pass folds the values the first pass computed, kept in memory up
-// to kMaxKeptBytes, instead of computing them again.
+// to kMaxKeptBytes, instead of computing them again, unless they are cheap to
+// compute (kernel sets flagged kCheapToRecompute, no file read).
 #pragma once
 
 #include <atomic>

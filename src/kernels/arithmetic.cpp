@@ -176,21 +176,22 @@ void register_arithmetic_kernels(Table& table) {
                    strided_init("-", "integer -> integer", unary_loop<NegateInt>),
                    strided_init("*", ii_i, binary_loop<TimesInt>),
                    strided_init("/", "integer, integer -> double", binary_loop<DivideInt>),
-               });
+               },
+               kCheapToRecompute);
   const Family a = Family::Arithmetic;
-  add_builtin(table, a, strided_init("+", dd_d, binary_loop<PlusDouble>), kNeverFails,
-              binary_row<PlusDouble>);
+  add_builtin(table, a, strided_init("+", dd_d, binary_loop<PlusDouble>),
+              kNeverFails | kCheapToRecompute, binary_row<PlusDouble>);
   add_builtin(table, a, strided_init("+", "double -> double", unary_loop<Identity<double>>),
-              kNeverFails, unary_row<Identity<double>>);
-  add_builtin(table, a, strided_init("-", dd_d, binary_loop<MinusDouble>), kNeverFails,
-              binary_row<MinusDouble>);
+              kNeverFails | kCheapToRecompute, unary_row<Identity<double>>);
+  add_builtin(table, a, strided_init("-", dd_d, binary_loop<MinusDouble>),
+              kNeverFails | kCheapToRecompute, binary_row<MinusDouble>);
   add_builtin(table, a, strided_init("-", "double -> double", unary_loop<NegateDouble>),
-              kNeverFails, unary_row<NegateDouble>);
-  add_builtin(table, a, strided_init("/", dd_d, divide_double_loop), kNeverFails,
-              binary_row<DivideDouble>);
+              kNeverFails | kCheapToRecompute, unary_row<NegateDouble>);
+  add_builtin(table, a, strided_init("/", dd_d, divide_double_loop),
+              kNeverFails | kCheapToRecompute, binary_row<DivideDouble>);
   // Its products are plain IEEE ones: sum(x * y) may compute them itself.
   add_builtin(table, a, strided_init("*", dd_d, binary_loop<TimesDouble>),
-              kFoldsIntoSum | kNeverFails, binary_row<TimesDouble>);
+              kFoldsIntoSum | kNeverFails | kCheapToRecompute, binary_row<TimesDouble>);
   add_builtins(table, Family::Arithmetic,
                {
                    strided_init("^", "integer, integer -> double", binary_loop<PowInt>),
@@ -204,7 +205,7 @@ void register_arithmetic_kernels(Table& table) {
   // own bits, which a copy keeps (x + 0 would set its NaN's quiet bit).
   add_builtin(table, Family::Math,
               strided_init("as.double", "double -> double", unary_loop<Identity<double>>),
-              kNeverFails, unary_row<Identity<double>>);
+              kNeverFails | kCheapToRecompute, unary_row<Identity<double>>);
 }
 
 }  // namespace gufunc

@@ -32,7 +32,8 @@ void add_relation(Table& table, const char* name) {
   add_builtins(
       table, Family::Comparison,
       {strided_init(name, "integer, integer -> logical", binary_loop<Relation<int, Compare>>),
-       strided_init(name, "double, double -> logical", binary_loop<Relation<double, Compare>>)});
+       strided_init(name, "double, double -> logical", binary_loop<Relation<double, Compare>>)},
+      kCheapToRecompute);
 }
 
 }  // namespace

@@ -55,7 +55,8 @@ void add_step(Table& table, const char* name) {
                                 binary_loop<ExtremeStep<double, Direction, NaRm>>),
                    strided_init(name, "integer, integer -> integer",
                                 binary_loop<ExtremeStep<int, Direction, NaRm>>),
-               });
+               },
+               kCheapToRecompute);
 }
 
 }  // namespace

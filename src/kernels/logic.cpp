@@ -85,20 +85,23 @@ void register_logic_kernels(Table& table) {
           strided_init("|", "logical, logical -> logical", binary_loop<Binary<int, OrRule>>),
           strided_init("|", "integer, integer -> logical", binary_loop<Binary<int, OrRule>>),
           strided_init("|", "double, double -> logical", binary_loop<Binary<double, OrRule>>),
-      });
+      },
+      kCheapToRecompute);
   add_builtins(table, Family::Not,
                {
                    strided_init("!", "logical -> logical", unary_loop<Not<int>>),
                    strided_init("!", "integer -> logical", unary_loop<Not<int>>),
                    strided_init("!", "double -> logical", unary_loop<Not<double>>),
-               });
+               },
+               kCheapToRecompute);
   add_builtins(
       table, Family::Select,
       {
           strided_init("ifelse", "logical, double, double -> double", ternary_loop<Select<double>>),
           strided_init("ifelse", "logical, integer, integer -> integer", ternary_loop<Select<int>>),
           strided_init("ifelse", "logical, logical, logical -> logical", ternary_loop<Select<int>>),
-      });
+      },
+      kCheapToRecompute);
 }
 
 }  // namespace gufunc

@@ -36,7 +36,8 @@ void add_predicate(Table& table, const char* name) {
   add_builtins(table, Family::Predicate,
                {strided_init(name, "double -> logical", unary_loop<Predicate<double, D>>),
                 strided_init(name, "integer -> logical", unary_loop<Predicate<int, I>>),
-                strided_init(name, "logical -> logical", unary_loop<Predicate<int, I>>)});
+                strided_init(name, "logical -> logical", unary_loop<Predicate<int, I>>)},
+               kCheapToRecompute);
 }
 
 }  // namespace

@@ -155,14 +155,24 @@ test_that("a mean's second pass over computed values gives base R's bits", {
 })
 
 test_that("a mean of values at hand reads them twice instead of copying them", {
-  # Only computed values are kept for the second pass: a copy of an input cost a
-  # fresh buffer of its size and made mean(lazy(x)) slower than base R's mean(x).
+  # Only values dear to compute are kept for the second pass: a copy of an input,
+  # or of arithmetic on it, costs a fresh buffer of its size, more than reading or
+  # computing the values again (mean(lazy(x)) was slower than base R's mean(x)).
   x <- runif(3e5)
   engine_counters()
   expect_same_bits(mean(lazy(x)), mean(x), "mean of an input")
   expect_lt(engine_counters()[2], 8 * length(x))
-  expect_same_bits(mean(lazy(x) * 2), mean(x * 2), "mean of a product")
-  expect_gte(engine_counters()[2], 8 * length(x))  # computed values are kept
+  expect_same_bits(mean(lazy(x) * 2 - 1), mean(x * 2 - 1), "mean of arithmetic")
+  expect_lt(engine_counters()[2], 8 * length(x))  # computed again
+  expect_same_bits(mean(ifelse(lazy(x) > 0.5, x, -x)), mean(ifelse(x > 0.5, x, -x)), "a choice")
+  expect_lt(engine_counters()[2], 8 * length(x))
+  expect_same_bits(mean(exp(lazy(x)) * 2), mean(exp(x) * 2), "mean of exp()")
+  expect_gte(engine_counters()[2], 8 * length(x))  # kept
+  f <- tempfile(fileext = ".npy")
+  on.exit(unlink(f))
+  materialize(lazy(x), file = f)
+  expect_same_bits(mean(lazy_file(f) * 2), mean(x * 2), "mean of arithmetic on a file")
+  expect_gte(engine_counters()[2], 8 * length(x))  # kept: a file is not read twice
 })
 
 test_that("a mean of more values than are kept computes them again, with base R's bits", {
