@@ -39,21 +39,32 @@ SEXP dots_value(SEXP cell, SEXP frame) {
 // on (f <- function(x, i, j) x[i, j]; f(m, 2) picks all of dimension 2, as in base
 // R). A promise of a symbol asks R's missing() itself (a missing argument with a
 // default is missing too); values and other promises are not missing.
+struct MissingQuestion {
+  int k;
+  SEXP frame;
+};
+
+// missing(..k) evaluated in the frame, with base R's missing() itself as the function.
+SEXP ask_missing(void* data) {
+  const MissingQuestion* q = static_cast<const MissingQuestion*>(data);
+  char name[24];
+  snprintf(name, sizeof name, "..%d", q->k);
+  const SEXP fn = Rf_findFun(Rf_install("missing"), R_BaseEnv);
+  const SEXP call = PROTECT(Rf_lang2(fn, Rf_install(name)));
+  const SEXP answer = Rf_eval(call, q->frame);
+  UNPROTECT(1);
+  return answer;
+}
+
 bool dots_missing(SEXP cell, int k, SEXP frame) {
-  static const SEXP missing_fn = Rf_findFun(Rf_install("missing"), R_BaseEnv);
   const SEXP v = CAR(cell);
   if (v == R_MissingArg) return true;
   if (TYPEOF(v) != PROMSXP || PRVALUE(v) != R_UnboundValue) return false;
   SEXP code = PRCODE(v);
   while (TYPEOF(code) == PROMSXP) code = PRCODE(code);
   if (TYPEOF(code) != SYMSXP) return false;
-  char name[24];
-  snprintf(name, sizeof name, "..%d", k);
-  const SEXP call = PROTECT(Rf_lang2(missing_fn, Rf_install(name)));
-  Forcing asked{call, frame};
-  const bool missing = Rf_asLogical(unwind_protect(force_value, &asked)) == TRUE;
-  UNPROTECT(1);
-  return missing;
+  MissingQuestion q{k, frame};
+  return Rf_asLogical(unwind_protect(ask_missing, &q)) == TRUE;
 }
 
 // Whether some dimension picks no index (an empty subscript, or a dimension of
