@@ -175,6 +175,28 @@ test_that("a mean of values at hand reads them twice instead of copying them", {
   expect_gte(engine_counters()[2], 8 * length(x))  # kept: a file is not read twice
 })
 
+test_that("a mean whose values are computed again warns once, as base R", {
+  # (a * 3L overflows: a warning from the first pass, and again from the second.)
+  x <- c(1e9L, seq_len(5e4))
+  run <- function(a) {
+    p <- a * 3L
+    mean(ifelse(is.na(p), 0, p) + 0.5)
+  }
+  outcome <- function(a) {
+    messages <- character()
+    value <- withCallingHandlers(run(a), warning = function(w) {
+      messages <<- c(messages, conditionMessage(w))
+      invokeRestart("muffleWarning")
+    })
+    list(value = value, warnings = messages)
+  }
+  want <- outcome(x)
+  got <- outcome(lazy(x))
+  expect_identical(got$warnings, "NAs produced by integer overflow")
+  expect_identical(got$warnings, want$warnings)
+  expect_same_bits(got$value, want$value, "mean computed again")
+})
+
 test_that("a mean of more values than are kept computes them again, with base R's bits", {
   skip_on_cran()  # 270 MB of values
   n <- 2^25 + 5  # more than 256 MB of doubles
