@@ -25,11 +25,11 @@
 #' @export
 outer <- function(X, Y, FUN = "*", ...) {
   if (missing(FUN) && ...length() == 0L) {
-    # Two double vectors without attributes, one lazy, and a long product (an
-    # elimination step's): outer_vectors_product() below, in one call
-    # (src/r/lazy_map_bridge.cpp).
-    # Neither lazy, or a short product (an elimination step's last ones): base R's
-    # outer() of the values, whose conditions (none, for "*") need no rewriting.
+    # In one call (src/r/lazy_map_bridge.cpp): two double vectors without
+    # attributes, one lazy, with a long product (an elimination step's) give
+    # outer_vectors_product() below; neither lazy, or a short product, give the
+    # symbol `plain`: base R's outer() of the values, whose conditions (none, for
+    # "*") need no rewriting.
     value <- .Call(C_outer_product, X, Y, outer_probe_agrees())
     if (is.symbol(value)) return(base::outer(plain_values(X), plain_values(Y)))
     if (!is.null(value)) return(value)

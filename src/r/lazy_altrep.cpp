@@ -4,6 +4,7 @@
 #include "r/lazy_altrep.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include "r/call_registry.hpp"
 #include "r/lazy_state.hpp"
@@ -347,6 +348,12 @@ bool is_lazy_vector(SEXP x) {
 // R's wrapper classes are not part of its API; they are recognized by their layout
 // instead: data1 the wrapped vector (here a lazy one, of the same type and length),
 // data2 the metadata, an integer vector of length 2 (sortedness, no NA).
+bool only_the_lazy_class(SEXP x) {
+  SEXP cls = Rf_getAttrib(x, R_ClassSymbol);
+  return TYPEOF(cls) == STRSXP && XLENGTH(cls) == 1 &&
+         std::strcmp(CHAR(STRING_ELT(cls, 0)), "gufunc_lazy") == 0;
+}
+
 SEXP lazy_inside(SEXP x) {
   for (int depth = 0; depth < 8 && ALTREP(x); ++depth) {
     if (is_lazy_vector(x)) return x;

@@ -59,6 +59,9 @@ bool is_lazy_vector(SEXP x);
 // wrapper, which R puts around a shared vector when it changes its attributes
 // (`attr<-`, `class<-`, most replacement calls); nullptr for anything else.
 SEXP lazy_inside(SEXP x);
+
+// Whether x has no class but "gufunc_lazy".
+bool only_the_lazy_class(SEXP x);
 bool lazy_is_materialized(SEXP x);
 
 // Lazy vectors are mutable as R vectors are: R may change one that nothing else

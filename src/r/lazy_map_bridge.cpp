@@ -195,14 +195,12 @@ SEXP outer_product_entry(SEXP X, SEXP Y, SEXP probe_agrees) {
     if (!has_lazy_x && !has_lazy_y) return Rf_install("plain");
     // Lengths R's length() would not dispatch for: no class, or a lazy value's alone.
     auto plain_length = [](SEXP v, bool lazy) {
-      const SEXP cls = Rf_getAttrib(v, R_ClassSymbol);
-      const bool own =
-          lazy ? XLENGTH(cls) == 1 && std::strcmp(CHAR(STRING_ELT(cls, 0)), "gufunc_lazy") == 0
-               : !OBJECT(v);
+      const bool own = lazy ? only_the_lazy_class(v) : !OBJECT(v);
       return own && Rf_isVector(v) ? static_cast<double>(XLENGTH(v)) : -1.0;
     };
     const double lx = plain_length(X, has_lazy_x), ly = plain_length(Y, has_lazy_y);
-    if (lx >= 0 && ly >= 0 && lx * ly < lazy_min_length()) return Rf_install("plain");
+    const double min_length = lazy_min_length();
+    if (lx >= 0 && ly >= 0 && lx * ly < min_length) return Rf_install("plain");
     bool lazy_x = false, lazy_y = false;
     if (Rf_asLogical(probe_agrees) != TRUE || !default_matprod() ||
         !bare_double_vector(X, &lazy_x) || !bare_double_vector(Y, &lazy_y) || !(lazy_x || lazy_y)) {
@@ -210,7 +208,7 @@ SEXP outer_product_entry(SEXP X, SEXP Y, SEXP probe_agrees) {
     }
     const R_xlen_t nx = XLENGTH(X), ny = XLENGTH(Y);
     if (nx < 2 || ny < 2 || nx > INT_MAX || ny > INT_MAX ||
-        static_cast<double>(nx) * static_cast<double>(ny) < lazy_min_length()) {
+        static_cast<double>(nx) * static_cast<double>(ny) < min_length) {
       return R_NilValue;
     }
     SEXP factors = PROTECT(alloc_vector(VECSXP, 2));

@@ -228,13 +228,6 @@ SEXP lazy_viewable_entry(SEXP x) {
   return guarded([&]() -> SEXP { return Rf_ScalarLogical(viewable(x)); });
 }
 
-// Whether lazy vector x has no class but "gufunc_lazy".
-bool only_the_lazy_class(SEXP x) {
-  SEXP cls = Rf_getAttrib(x, R_ClassSymbol);
-  return TYPEOF(cls) == STRSXP && XLENGTH(cls) == 1 &&
-         std::strcmp(CHAR(STRING_ELT(cls, 0)), "gufunc_lazy") == 0;
-}
-
 }  // namespace
 
 SEXP view_of(SEXP x, R_xlen_t length, bool compute, double min_length, SEXP attributes,
