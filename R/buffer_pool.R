@@ -10,8 +10,9 @@
 #'
 #' Option `gufunc.buffer_pool` bounds the memory kept, in megabytes (default 256;
 #' `0` keeps none); the oldest buffers are freed first. A buffer is also freed
-#' when no result has taken it while gufunc made results of four times its size in
-#' all: the sizes the code computes have changed. The kept memory counts in
+#' when no result has taken it while gufunc made results it could not hold of four
+#' times its size in all (the sizes the code computes have changed), or results of
+#' any size of 32 times its size. The kept memory counts in
 #' the R process's resident size, not in [gc()]'s figures. `gufunc_buffer_pool(release
 #' = TRUE)` frees it now.
 #'

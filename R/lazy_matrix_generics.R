@@ -73,7 +73,9 @@ as.raster.gufunc_lazy <- function(x, ...) grDevices::as.raster(fallback_values(x
 boxplot.gufunc_lazy <- function(x, ...) graphics::boxplot(fallback_values(x, "boxplot"), ...)
 
 # all.equal() dispatches on its first argument: a lazy target is compared as its
-# plain values, and so is a lazy current value next to it.
+# plain values, and so is a lazy current value next to it. (@method: roxygen2 7.2
+# read the name as a method of all() for class "equal.gufunc_lazy".)
+#' @method all.equal gufunc_lazy
 #' @export
 all.equal.gufunc_lazy <- function(target, current, ...) {
   if (inherits(current, "gufunc_lazy")) current <- fallback_values(current, "all.equal")

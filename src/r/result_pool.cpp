@@ -7,12 +7,14 @@ namespace gufunc {
 namespace r {
 
 void* ResultPool::take(size_t bytes, size_t* capacity) {
-  // The smallest kept block that fits: a much larger one would sit mostly unused.
+  // The smallest kept block that fits (a much larger one would sit mostly unused),
+  // the newest of equals: the same block serves a loop that needs one, and the
+  // others go stale.
   size_t best = kept_.size();
   for (size_t i = 0; i < kept_.size(); ++i) {
     const size_t c = kept_[i].capacity;
-    if (c < bytes || c - bytes > bytes / 4) continue;
-    if (best == kept_.size() || c < kept_[best].capacity) best = i;
+    if (!fits(c, bytes)) continue;
+    if (best == kept_.size() || c <= kept_[best].capacity) best = i;
   }
   if (best == kept_.size()) return nullptr;
   void* block = kept_[best].block;
@@ -28,14 +30,15 @@ void ResultPool::give(void* block, size_t capacity) {
     return;
   }
   shrink_to(limit_ - capacity);
-  kept_.push_back({block, capacity, requested_});
+  kept_.push_back({block, capacity, 0, 0});
   bytes_ += capacity;
 }
 
 void ResultPool::note_request(size_t bytes) {
-  requested_ += bytes;
-  free_if([this](const Kept& k) {
-    return requested_ - k.requested_when_kept > kStaleFactor * k.capacity;
+  free_if([bytes](Kept& k) {
+    if (!fits(k.capacity, bytes)) k.misfits += bytes;
+    k.requested += bytes;
+    return k.misfits > kStaleFactor * k.capacity || k.requested > kFittingStaleFactor * k.capacity;
   });
 }
 
@@ -48,13 +51,13 @@ void ResultPool::release() { shrink_to(0); }
 
 void ResultPool::shrink_to(size_t bytes) {
   // Oldest first: bytes_ falls as blocks go, so the newer ones stay.
-  free_if([this, bytes](const Kept&) { return bytes_ > bytes; });
+  free_if([this, bytes](Kept&) { return bytes_ > bytes; });
 }
 
 template <class Pred>
 void ResultPool::free_if(Pred stale) {
   size_t kept = 0;
-  for (const Kept& k : kept_) {
+  for (Kept& k : kept_) {
     if (stale(k)) {
       std::free(k.block);
       bytes_ -= k.capacity;

@@ -7,9 +7,12 @@
 // Loops that compute one large result per step pay that on every step; a kept
 // buffer is already mapped. The pool is bounded (option gufunc.buffer_pool) and
 // used on R's main thread only, where R allocates and frees vectors. A kept block
-// that no result took while results of several times its size were made is freed:
-// the sizes a program computes have moved on (the shrinking blocks of an
-// elimination), and it would stay resident for nothing.
+// that no result took while results it could not hold, of several times its size,
+// were made is freed: the sizes a program computes have moved on (the shrinking
+// blocks of an elimination), and it would stay resident for nothing. Results it
+// could hold count far less: a loop whose versions R frees together at one
+// collection takes the blocks back one a step until the next collection
+// (heat_equation's grid: 7 a cycle, which the old rule freed after 4).
 #pragma once
 
 #include <cstddef>
@@ -28,7 +31,8 @@ class ResultPool {
   // than the limit is freed at once.
   void give(void* block, size_t capacity);
   // A result of `bytes` is being made (of any size, pooled or not): frees the
-  // blocks kept while kStaleFactor times their capacity was asked for since.
+  // blocks kept while kStaleFactor times their capacity was asked for since in
+  // results they could not hold, or kFittingStaleFactor times in all.
   void note_request(size_t bytes);
   // A new limit in bytes; blocks beyond it are freed, oldest first.
   void set_limit(size_t bytes);
@@ -41,11 +45,17 @@ class ResultPool {
 
  private:
   static const size_t kStaleFactor = 4;
+  static const size_t kFittingStaleFactor = 32;
   struct Kept {
     void* block;
     size_t capacity;
-    size_t requested_when_kept;  // requested_ when it was given
+    size_t misfits;    // bytes asked for since it was given, in results it cannot hold
+    size_t requested;  // bytes asked for since it was given, in all
   };
+  // Whether a block of `capacity` may hold a result of `bytes`.
+  static bool fits(size_t capacity, size_t bytes) {
+    return capacity >= bytes && capacity - bytes <= bytes / 4;
+  }
   void shrink_to(size_t bytes);
   // Frees the kept blocks `stale` picks, asked oldest first, keeping the others'
   // order.
@@ -55,7 +65,6 @@ class ResultPool {
   std::vector<Kept> kept_;  // oldest first
   size_t bytes_ = 0;
   size_t limit_ = 0;
-  size_t requested_ = 0;  // bytes of results asked for so far (wraps; differences are exact)
 };
 
 // The pool of large results (output_alloc.cpp).

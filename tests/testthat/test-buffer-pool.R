@@ -93,6 +93,35 @@ test_that("a kept buffer no result takes is freed once results of 4 times its si
   expect_identical(same, x * 3)
 })
 
+test_that("buffers freed together are taken back one a result while results they fit are made", {
+  pool_test_setup(256)
+  x <- runif(1e6)
+  # A loop's versions freed at one collection: 8 buffers of 8 MiB.
+  ys <- lapply(1:8, function(k) materialize(lazy(x) + k))
+  rm(ys)
+  collect()
+  expect_equal(gufunc_buffer_pool()$buffers, 8L)
+  # Each new result takes one. By the last, 56 MB of results were made since the
+  # buffers were kept, more than 4 times a buffer's size, but all of a size they fit.
+  zs <- list()
+  for (k in 1:8) {
+    zs[[k]] <- materialize(lazy(x) * k)
+    expect_equal(gufunc_buffer_pool()$buffers, 8L - k)
+  }
+  expect_identical(zs[[8]], x * 8)
+  # A loop that needs one buffer takes the newest each time; the others are freed
+  # once results they fit of 32 times their size were made without them.
+  rm(zs)
+  collect()
+  expect_equal(gufunc_buffer_pool()$buffers, 8L)
+  for (k in 1:40) {
+    z <- materialize(lazy(x) * k)
+    rm(z)
+    collect()
+  }
+  expect_equal(gufunc_buffer_pool()$buffers, 1L)
+})
+
 test_that("the pool stays within its limit, freeing the oldest first", {
   pool_test_setup(20)
   x <- runif(1e6)
