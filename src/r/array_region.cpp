@@ -34,17 +34,13 @@ SEXP dots_value(SEXP cell, SEXP frame) {
   return unwind_protect(force_value, &f);
 }
 
-// Whether the k-th element (from 1) of `...` in `frame`, `cell`, is missing as R's
-// missing(..k) says: an empty subscript, or a promise of a missing argument passed
-// on (f <- function(x, i, j) x[i, j]; f(m, 2) picks all of dimension 2, as in base
-// R). A promise of a symbol asks R's missing() itself (a missing argument with a
-// default is missing too); values and other promises are not missing.
 struct MissingQuestion {
   int k;
   SEXP frame;
 };
 
-// missing(..k) evaluated in the frame, with base R's missing() itself as the function.
+// missing(..k) evaluated in the frame, with base R's missing() itself as the function
+// (the call is made inside the unwind guard: allocating it may fail).
 SEXP ask_missing(void* data) {
   const MissingQuestion* q = static_cast<const MissingQuestion*>(data);
   char name[24];
@@ -56,6 +52,11 @@ SEXP ask_missing(void* data) {
   return answer;
 }
 
+// Whether the k-th element (from 1) of `...` in `frame`, `cell`, is missing as R's
+// missing(..k) says: an empty subscript, or a promise of a missing argument passed
+// on (f <- function(x, i, j) x[i, j]; f(m, 2) picks all of dimension 2, as in base
+// R). A promise of a symbol asks R's missing() itself (a missing argument with a
+// default is missing too); values and other promises are not missing.
 bool dots_missing(SEXP cell, int k, SEXP frame) {
   const SEXP v = CAR(cell);
   if (v == R_MissingArg) return true;

@@ -345,15 +345,16 @@ bool is_lazy_vector(SEXP x) {
           R_altrep_inherits(x, lazy_logical_class));
 }
 
-// R's wrapper classes are not part of its API; they are recognized by their layout
-// instead: data1 the wrapped vector (here a lazy one, of the same type and length),
-// data2 the metadata, an integer vector of length 2 (sortedness, no NA).
-bool only_the_lazy_class(SEXP x) {
-  SEXP cls = Rf_getAttrib(x, R_ClassSymbol);
+bool is_lazy_class_alone(SEXP cls) {
   return TYPEOF(cls) == STRSXP && XLENGTH(cls) == 1 &&
          std::strcmp(CHAR(STRING_ELT(cls, 0)), "gufunc_lazy") == 0;
 }
 
+bool only_the_lazy_class(SEXP x) { return is_lazy_class_alone(Rf_getAttrib(x, R_ClassSymbol)); }
+
+// R's wrapper classes are not part of its API; they are recognized by their layout
+// instead: data1 the wrapped vector (here a lazy one, of the same type and length),
+// data2 the metadata, an integer vector of length 2 (sortedness, no NA).
 SEXP lazy_inside(SEXP x) {
   for (int depth = 0; depth < 8 && ALTREP(x); ++depth) {
     if (is_lazy_vector(x)) return x;

@@ -60,8 +60,11 @@ bool is_lazy_vector(SEXP x);
 // (`attr<-`, `class<-`, most replacement calls); nullptr for anything else.
 SEXP lazy_inside(SEXP x);
 
+// Whether class attribute value `cls` is "gufunc_lazy" alone.
+bool is_lazy_class_alone(SEXP cls);
 // Whether x has no class but "gufunc_lazy".
 bool only_the_lazy_class(SEXP x);
+
 bool lazy_is_materialized(SEXP x);
 
 // Lazy vectors are mutable as R vectors are: R may change one that nothing else

@@ -62,8 +62,7 @@ SEXP class_without_lazy(SEXP cls) {
 // Whether the attribute pairlist a holds nothing but class "gufunc_lazy".
 bool only_lazy_class(SEXP a) {
   return a == R_NilValue ||
-         (CDR(a) == R_NilValue && TAG(a) == R_ClassSymbol && XLENGTH(CAR(a)) == 1 &&
-          std::strcmp(CHAR(STRING_ELT(CAR(a), 0)), "gufunc_lazy") == 0);
+         (CDR(a) == R_NilValue && TAG(a) == R_ClassSymbol && is_lazy_class_alone(CAR(a)));
 }
 
 // Sets the attributes of lazy vector x, but the class "gufunc_lazy", on `values`.

@@ -88,10 +88,7 @@ bool mappable_operand(SEXP x, bool* bare) {
       ++others;
       continue;
     }
-    SEXP cls = CAR(a);
-    if (XLENGTH(cls) != 1 || std::strcmp(CHAR(STRING_ELT(cls, 0)), "gufunc_lazy") != 0) {
-      return false;
-    }
+    if (!is_lazy_class_alone(CAR(a))) return false;
   }
   if (others > 0) *bare = false;
   return true;

@@ -11,7 +11,6 @@
 // computed, once, and viewed.
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <unordered_map>
 #include <vector>
 

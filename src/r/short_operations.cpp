@@ -35,8 +35,7 @@ BareDoubles bare_doubles(SEXP x) {
   for (SEXP a = ATTRIB(x); a != R_NilValue; a = CDR(a)) {
     if (TAG(a) == R_DimSymbol) {
       out.dim = CAR(a);
-    } else if (lazy && TAG(a) == R_ClassSymbol && XLENGTH(CAR(a)) == 1 &&
-               std::strcmp(CHAR(STRING_ELT(CAR(a), 0)), "gufunc_lazy") == 0) {
+    } else if (lazy && TAG(a) == R_ClassSymbol && is_lazy_class_alone(CAR(a))) {
       lazy_class = true;
     } else {
       return out;
