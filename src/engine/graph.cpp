@@ -163,6 +163,23 @@ void fill(const char* from, size_t size, intptr_t count, char* out) {
   }
 }
 
+// Elements [begin, end) of a block of one row (m[i, ], one element from each column,
+// `column_step` elements apart), with a running pointer: a copy call and a
+// division per element cost three times base R's m[i, ] for a 300 x 300 matrix.
+template <class T>
+void read_row_typed(const View& view, intptr_t begin, intptr_t end, T* out) {
+  const T* from = reinterpret_cast<const T*>(view.data) + begin * view.column_step;
+  for (intptr_t i = begin; i < end; ++i, from += view.column_step) *out++ = *from;
+}
+
+void read_row(const View& view, intptr_t begin, intptr_t end, char* out) {
+  if (dtype_size(view.dtype) == sizeof(double)) {
+    read_row_typed(view, begin, end, reinterpret_cast<double*>(out));
+  } else {
+    read_row_typed(view, begin, end, reinterpret_cast<int*>(out));
+  }
+}
+
 void read_strided(const View& view, intptr_t begin, intptr_t end, char* out) {
   if (dtype_size(view.dtype) == sizeof(double)) {
     read_strided_typed(view, begin, end, reinterpret_cast<double*>(out));
@@ -203,6 +220,10 @@ void read_view(const View& view, intptr_t begin, intptr_t end, char* out) {
   }
   if (view.is_strided()) {
     read_strided(view, begin, end, out);
+    return;
+  }
+  if (view.rows == 1 && !view.has_planes() && !view.is_rolled()) {
+    read_row(view, begin, end, out);
     return;
   }
   // Column by column: each piece is contiguous (a rolled column is two pieces).

@@ -4,6 +4,8 @@
 // 50-80 us a call where base R's own subset of a matrix column takes 5.
 #include "r/array_region.hpp"
 
+#include <Rversion.h>
+
 #include <cstring>
 
 #include "r/call_registry.hpp"
@@ -56,14 +58,27 @@ SEXP ask_missing(void* data) {
 // missing(..k) says: an empty subscript, or a promise of a missing argument passed
 // on (f <- function(x, i, j) x[i, j]; f(m, 2) picks all of dimension 2, as in base
 // R). A promise of a symbol asks R's missing() itself (a missing argument with a
-// default is missing too); values and other promises are not missing.
+// default is missing too); values and other promises are not missing. R's missing()
+// looks the symbol up in the promise's own frame only: a symbol not bound there (a
+// loop's subscript variable of an enclosing frame) is not missing, which saves a
+// call of missing() per subscript (0.4 us of the 3.5 of m[i, 7] in a loop).
 bool dots_missing(SEXP cell, int k, SEXP frame) {
   const SEXP v = CAR(cell);
   if (v == R_MissingArg) return true;
   if (TYPEOF(v) != PROMSXP || PRVALUE(v) != R_UnboundValue) return false;
-  SEXP code = PRCODE(v);
-  while (TYPEOF(code) == PROMSXP) code = PRCODE(code);
+  SEXP promise = v;
+  while (TYPEOF(PRCODE(promise)) == PROMSXP) promise = PRCODE(promise);
+  const SEXP code = PRCODE(promise);
   if (TYPEOF(code) != SYMSXP) return false;
+#if R_VERSION >= R_Version(4, 2, 0)
+  // (R_existsVarInFrame() reads no active binding. The empty symbol and ..1, ..2
+  // are missing() by other rules.)
+  const SEXP env = PRENV(promise);
+  if (code != R_MissingArg && std::strncmp(CHAR(PRINTNAME(code)), "..", 2) != 0 &&
+      TYPEOF(env) == ENVSXP && !R_existsVarInFrame(env, code)) {
+    return false;
+  }
+#endif
   MissingQuestion q{k, frame};
   return Rf_asLogical(unwind_protect(ask_missing, &q)) == TRUE;
 }

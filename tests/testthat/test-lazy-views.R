@@ -127,6 +127,10 @@ test_that("blocks of matrices and regular steps are block views, read and fused 
       expect_identical(sum(lg[2:49, 2:99] * lg[1:48, 3:100]), sum(g[2:49, 2:99] * g[1:48, 3:100]))
       expect_identical(materialize(lgi[2:49, 2:99] + lgi[1:48, 1:98]),
                        gi[2:49, 2:99] + gi[1:48, 1:98])
+      # Rows (one element of each column) read in blocks.
+      expect_identical(materialize(lg[7, ] * 2 + lg[9, ]), g[7, ] * 2 + g[9, ])
+      expect_identical(materialize(lgi[3, 2:100] - lgi[50, 1:99]), gi[3, 2:100] - gi[50, 1:99])
+      expect_identical(materialize(la[1, , 2] + la[10, , 25]), a[1, , 2] + a[10, , 25])
     }
   }
   # Elements of a block view read one by one, and a gufunc reading one.
@@ -209,6 +213,19 @@ test_that("array subscripts read in C keep base R's rules", {
     expect_identical(base_outcome(lm[1, 2, exact = TRUE]), base_outcome(m[1, 2, exact = TRUE]))
     expect_identical(base_outcome(lm[1, 2, 3]), base_outcome(m[1, 2, 3]))
     expect_identical(base_outcome(lm[41, 2]), base_outcome(m[41, 2]))
+    # Subscripts passed on: missing, missing with a default, bound in an enclosing
+    # frame only (R's missing() looks in the promise's own frame).
+    pick <- function(x, i, j) x[i, j]
+    expect_identical(values(pick(lm, 3)), pick(m, 3))
+    expect_identical(values(pick(lm, , 4)), pick(m, , 4))
+    with_default <- function(x, i = 2) x[i, 2:9]
+    expect_identical(values(with_default(lm)), with_default(m))
+    row <- 5
+    from_enclosing <- function(x) x[row, 3:60]
+    expect_identical(values(from_enclosing(lm)), from_enclosing(m))
+    dots_pick <- function(x, ...) x[..1, 2:9]
+    expect_identical(values(dots_pick(lm, 3)), dots_pick(m, 3))
+    expect_identical(base_outcome(values(dots_pick(lm, ))), base_outcome(dots_pick(m, )))
     # Each subscript is evaluated once, in order.
     seen <- character()
     got <- lm[{seen <- c(seen, "i"); 2:30}, {seen <- c(seen, "j"); 7}]
