@@ -26,13 +26,6 @@ std::string variants_of(const gufunc_kernel_set& s) {
   return out;
 }
 
-SEXP strings(const std::vector<std::string>& v) {
-  SEXP out = PROTECT(alloc_vector(STRSXP, static_cast<R_xlen_t>(v.size())));
-  for (size_t i = 0; i < v.size(); ++i) SET_STRING_ELT(out, i, Rf_mkCharCE(v[i].c_str(), CE_UTF8));
-  UNPROTECT(1);
-  return out;
-}
-
 // list(name, signature, variants) over one function (name given) or all of them.
 SEXP kernels(SEXP name, SEXP ns) {
   return guarded([&]() -> SEXP {
@@ -52,16 +45,16 @@ SEXP kernels(SEXP name, SEXP ns) {
       }
     }
     SEXP out = PROTECT(alloc_vector(VECSXP, 3));
-    SET_VECTOR_ELT(out, 0, strings(names));
-    SET_VECTOR_ELT(out, 1, strings(sigs));
-    SET_VECTOR_ELT(out, 2, strings(variants));
+    SET_VECTOR_ELT(out, 0, utf8_strings(names));
+    SET_VECTOR_ELT(out, 1, utf8_strings(sigs));
+    SET_VECTOR_ELT(out, 2, utf8_strings(variants));
     UNPROTECT(1);
     return out;
   });
 }
 
 SEXP namespaces() {
-  return guarded([&]() -> SEXP { return strings(table_names()); });
+  return guarded([&]() -> SEXP { return utf8_strings(table_names()); });
 }
 
 // list(name, family, deferred) of the builtin element-wise functions of "base"
@@ -82,8 +75,8 @@ SEXP builtin_traits() {
     SEXP flags = PROTECT(alloc_vector(LGLSXP, static_cast<R_xlen_t>(deferred.size())));
     for (size_t i = 0; i < deferred.size(); ++i) LOGICAL(flags)[i] = deferred[i];
     SEXP out = PROTECT(alloc_vector(VECSXP, 3));
-    SET_VECTOR_ELT(out, 0, strings(names));
-    SET_VECTOR_ELT(out, 1, strings(families));
+    SET_VECTOR_ELT(out, 0, utf8_strings(names));
+    SET_VECTOR_ELT(out, 1, utf8_strings(families));
     SET_VECTOR_ELT(out, 2, flags);
     UNPROTECT(2);
     return out;

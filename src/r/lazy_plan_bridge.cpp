@@ -18,15 +18,6 @@ namespace r {
 
 namespace {
 
-SEXP strings(const std::vector<std::string>& texts) {
-  SEXP out = PROTECT(alloc_vector(STRSXP, static_cast<R_xlen_t>(texts.size())));
-  for (size_t i = 0; i < texts.size(); ++i) {
-    SET_STRING_ELT(out, static_cast<R_xlen_t>(i), Rf_mkCharCE(texts[i].c_str(), CE_UTF8));
-  }
-  UNPROTECT(1);
-  return out;
-}
-
 SEXP numbers(const std::vector<double>& values) {
   SEXP out = alloc_vector(REALSXP, static_cast<R_xlen_t>(values.size()));
   std::copy(values.begin(), values.end(), REAL(out));
@@ -87,8 +78,8 @@ SEXP inputs_data(const std::vector<engine::PlanInput>& inputs) {
     length.push_back(static_cast<double>(in.view.length));
   }
   return named_list({"text", "key", "buffer", "offset", "length", "source"},
-                    {strings(text), strings(key), strings(buffer), numbers(offset), numbers(length),
-                     numbers(source)});
+                    {utf8_strings(text), utf8_strings(key), utf8_strings(buffer), numbers(offset),
+                     numbers(length), numbers(source)});
 }
 
 SEXP values_data(const std::vector<engine::PlanValue>& values) {
@@ -105,9 +96,9 @@ SEXP values_data(const std::vector<engine::PlanValue>& values) {
                        : int_na                 ? NA_REAL
                                                 : static_cast<double>(v.c_int));
   }
-  return named_list(
-      {"kind", "dtype", "length", "input", "constant"},
-      {strings(kind), strings(dtype), numbers(length), numbers(input), numbers(constant)});
+  return named_list({"kind", "dtype", "length", "input", "constant"},
+                    {utf8_strings(kind), utf8_strings(dtype), numbers(length), numbers(input),
+                     numbers(constant)});
 }
 
 SEXP steps_data(const std::vector<engine::PlanStep>& steps) {
@@ -147,8 +138,8 @@ SEXP steps_data(const std::vector<engine::PlanStep>& steps) {
   SEXP out_list = named_list(
       {"kernel", "op", "fun", "signature", "detail", "na_rm", "out", "width", "args", "arg_dims",
        "region"},
-      {numbers(kernel), strings(op), strings(function), strings(signature), strings(detail),
-       numbers(na_rm), numbers(out), numbers(width), args, dims, regions});
+      {numbers(kernel), utf8_strings(op), utf8_strings(function), utf8_strings(signature),
+       utf8_strings(detail), numbers(na_rm), numbers(out), numbers(width), args, dims, regions});
   UNPROTECT(3);
   return out_list;
 }
@@ -163,9 +154,9 @@ SEXP lazy_plan_data_entry(SEXP x) {
     SEXP kernels = PROTECT(alloc_vector(VECSXP, static_cast<R_xlen_t>(plan.kernels.size())));
     for (size_t k = 0; k < plan.kernels.size(); ++k) {
       SEXP kernel = PROTECT(alloc_vector(VECSXP, 3));
-      SET_VECTOR_ELT(kernel, 0, strings(plan.kernels[k].instructions));
-      SET_VECTOR_ELT(kernel, 1, strings({plan.kernels[k].split_reason}));
-      SET_VECTOR_ELT(kernel, 2, strings(plan.kernels[k].notes));
+      SET_VECTOR_ELT(kernel, 0, utf8_strings(plan.kernels[k].instructions));
+      SET_VECTOR_ELT(kernel, 1, utf8_strings({plan.kernels[k].split_reason}));
+      SET_VECTOR_ELT(kernel, 2, utf8_strings(plan.kernels[k].notes));
       SET_VECTOR_ELT(kernels, static_cast<R_xlen_t>(k), kernel);
       UNPROTECT(1);
     }
@@ -176,11 +167,11 @@ SEXP lazy_plan_data_entry(SEXP x) {
     SEXP out = named_list(
         {"kernels", "inputs", "block_size", "threads", "bytes_read", "bytes_written",
          "base_r_bytes", "file_bytes_read", "state", "graph"},
-        {kernels, strings(plan.inputs), Rf_ScalarReal(static_cast<double>(plan.block_size)),
+        {kernels, utf8_strings(plan.inputs), Rf_ScalarReal(static_cast<double>(plan.block_size)),
          Rf_ScalarInteger(plan.threads), Rf_ScalarReal(plan.bytes_read),
          Rf_ScalarReal(plan.bytes_written), Rf_ScalarReal(plan.base_r_bytes),
          Rf_ScalarReal(plan.file_bytes_read),
-         strings({lazy != nullptr ? describe_lazy(lazy) : "plain"}), graph});
+         utf8_strings({lazy != nullptr ? describe_lazy(lazy) : "plain"}), graph});
     UNPROTECT(2);
     return out;
   });
@@ -206,8 +197,9 @@ SEXP lazy_plan_holders_entry(SEXP env) {
       buffer.push_back(pointer_text(view.buffer));
       is_lazy.push_back(lazy_inside(value) != nullptr);
     }
-    SEXP out = named_list({"name", "key", "buffer", "lazy"},
-                          {strings(name), strings(key), strings(buffer), numbers(is_lazy)});
+    SEXP out =
+        named_list({"name", "key", "buffer", "lazy"},
+                   {utf8_strings(name), utf8_strings(key), utf8_strings(buffer), numbers(is_lazy)});
     UNPROTECT(1);
     return out;
   });

@@ -61,6 +61,15 @@ SEXP alloc_vector(SEXPTYPE type, R_xlen_t n, R_allocator_t* allocator) {
       &request);
 }
 
+SEXP utf8_strings(const std::vector<std::string>& texts) {
+  SEXP out = PROTECT(alloc_vector(STRSXP, static_cast<R_xlen_t>(texts.size())));
+  for (size_t i = 0; i < texts.size(); ++i) {
+    SET_STRING_ELT(out, static_cast<R_xlen_t>(i), Rf_mkCharCE(texts[i].c_str(), CE_UTF8));
+  }
+  UNPROTECT(1);
+  return out;
+}
+
 SEXP named_list(const std::vector<const char*>& names, const std::vector<SEXP>& values) {
   std::vector<const char*> terminated(names);
   terminated.push_back("");

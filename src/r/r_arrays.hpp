@@ -5,6 +5,7 @@
 #include <R.h>
 #include <Rinternals.h>
 
+#include <string>
 #include <vector>
 
 #include "dispatch/apply.hpp"
@@ -21,6 +22,8 @@ char* data_of(SEXP x);
 // Rf_allocVector (Rf_allocVector3 with `allocator`) with R's longjmp on failure
 // turned into a C++ exception.
 SEXP alloc_vector(SEXPTYPE type, R_xlen_t n, R_allocator_t* allocator = nullptr);
+// A character vector of `texts`, marked UTF-8.
+SEXP utf8_strings(const std::vector<std::string>& texts);
 // A named list of `values` (all protected by the caller or fresh; at most 16).
 SEXP named_list(const std::vector<const char*>& names, const std::vector<SEXP>& values);
 // x converted to dtype `to` (a new protected vector, or x itself when no copy is
