@@ -17,4 +17,5 @@
 
 .onLoad <- function(libname, pkgname) {
   register_s4_class(asNamespace(pkgname))
+  measure_temporary_counts()
 }

@@ -85,6 +85,7 @@ Math.gufunc_lazy <- function(x, ...) {
   if (missing(x) && ...length() == 1L && startsWith(.Generic, "cum")) {
     return(get(.Generic, baseenv())(..1))
   }
+  references <- .Call(C_lazy_references, x)  # before anything else refers to x
   if (.Generic == "log" && ...length() == 1L && log_arguments_swapped(sys.call())) {
     return(log(..1, x))
   }
@@ -105,7 +106,10 @@ Math.gufunc_lazy <- function(x, ...) {
   args <- deferred_math_operands(.Generic, x, ...)
   on.exit(.Call(C_release_operands, args, NULL))  # as in Ops.gufunc_lazy
   value <- if (!is.null(args)) lazy_builtin_map(.Generic, args, generic_call(sys.call(), .Generic))
-  if (is.null(value)) base_fallback(.Generic, list(x, ...)) else value
+  if (is.null(value)) return(base_fallback(.Generic, list(x, ...)))
+  # An operand made for this call alone gives its graph to the result (as in Ops).
+  if (made_for_call(references, "math")) .Call(C_consume_temporaries, value, list(x))
+  value
 }
 
 #' @export
@@ -114,6 +118,8 @@ Summary.gufunc_lazy <- function(..., na.rm = FALSE) {
     value <- .Call(C_short_summary, .Generic, ..1, na.rm)  # as in Ops.gufunc_lazy
     if (!is.null(value)) return(value)
   }
+  # Before list(...) refers to the operand (R/temporary_operands.R).
+  temporary <- ...length() == 1L && made_for_call(.Call(C_lazy_references, ..1), "summary")
   args <- list(...)
   on.exit(.Call(C_release_operands, args, NULL))  # as in Ops.gufunc_lazy
   # any() and all() of numbers coerce them with base R's warnings: base R does it.
@@ -121,7 +127,10 @@ Summary.gufunc_lazy <- function(..., na.rm = FALSE) {
       (is.logical(args[[1L]]) || !.Generic %in% c("any", "all")) &&
       is.logical(na.rm) && length(na.rm) == 1L && !is.na(na.rm) &&
       length(args[[1L]]) >= lazy_min_length()) {
-    return(lazy_reduce(args[[1L]], .Generic, na.rm))
+    value <- lazy_reduce(args[[1L]], .Generic, na.rm)
+    # Its graph goes with the reduction, where it was made for this call alone.
+    if (temporary) .Call(C_consume_temporaries, value, args[1L])
+    return(value)
   }
   # Several arguments, range(x, finite = TRUE): R/lazy_summary_args.R.
   value <- lazy_summary_of_args(.Generic, args, na.rm)

@@ -282,3 +282,42 @@ test_that("a repetition kept across an in-place write reads x's old values, copi
   expect_gte(counters[2], 2000 * 8)
   expect_lte(counters[2], 2 * 2000 * 8)
 })
+
+test_that("operands made for one Math or Summary call give their graphs away, bound ones do not", {
+  withr::local_seed(4)
+  x <- runif(3e5)
+  w <- runif(3e5)
+  # The views and differences of a sum are garbage once it is computed: nothing
+  # reads a afterwards, and a[-1] <- 0 writes a in place, interpreted or compiled.
+  step <- function(a, b) {
+    a <- a * 1
+    b <- b * 1
+    invisible(c(a))
+    invisible(c(b))
+    s <- sum(abs(a[-1] - b[-1]))
+    a[-1] <- 0
+    list(a = materialize(a), s = s)
+  }
+  expected <- list(a = c(x[1], numeric(3e5 - 1)), s = sum(abs(x[-1] - w[-1])))
+  for (f in list(step, compiler::cmpfun(step))) {
+    in_place_counters()
+    expect_identical(f(lazy(x), lazy(w)), expected)
+    expect_equal(in_place_counters()[1], 1)
+  }
+  # Operands that something else refers to keep their values: a promise read again,
+  # a bound variable, a list's element.
+  again <- function(v) {
+    s <- sum(v)
+    m <- max(abs(v))
+    list(s, m, materialize(v), materialize(exp(v)))
+  }
+  for (f in list(again, compiler::cmpfun(again))) {
+    expect_identical(f(lazy(x) * 2), list(sum(x * 2), max(abs(x * 2)), x * 2, exp(x * 2)))
+    v <- lazy(w) - 1
+    expect_identical(f(v), list(sum(w - 1), max(abs(w - 1)), w - 1, exp(w - 1)))
+    expect_identical(materialize(v), w - 1)
+    l <- list(p = lazy(x) / 3)
+    expect_identical(c(sum(l$p), range(abs(l$p))), c(sum(x / 3), range(x / 3)))
+    expect_identical(materialize(l$p), x / 3)
+  }
+})
