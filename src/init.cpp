@@ -17,7 +17,7 @@ std::vector<R_CallMethodDef>& call_entries() {
 void register_callables();                  // r/callables.cpp
 void register_lazy_altrep(DllInfo* dll);    // r/lazy_altrep.cpp
 void register_rmath_kernels(Table& table);  // r/rmath_kernels.cpp
-void install_kept_memory();                 // r/output_alloc.cpp
+void install_kept_memory();                 // r/kept_holders.cpp
 
 }  // namespace r
 }  // namespace gufunc

@@ -212,6 +212,10 @@ struct Node {
   // it again, its values computed whole (reused_values.hpp). Set on the main thread.
   mutable uint64_t computed_in = 0;
   mutable std::shared_ptr<const KeptValues> kept;
+  // Set by the host for a node that may be kept: a container every graph holding
+  // the node keeps alive, where its kept values can live (so they go with the last
+  // of those graphs, not later). Opaque to the engine: the R bridge's list.
+  mutable void* kept_holder = nullptr;
   Region region;  // Assign: children[0] is the value before, children[1] the value written
   // Gufunc nodes on the longest path down from this one: nested gufuncs are
   // evaluated recursively, one level each (execute.cpp).

@@ -79,7 +79,7 @@ void keep(const NodePtr& node, const EvalOptions& options) {
   auto kept = std::make_shared<KeptValues>();
   char* data = nullptr;
   if (kept_memory()) {
-    kept->memory = kept_memory()(bytes, &data);
+    kept->memory = kept_memory()(n, bytes, &data);
   } else {
     data = static_cast<char*>(std::malloc(bytes));
     if (data == nullptr) throw std::bad_alloc();
@@ -104,8 +104,7 @@ void keep(const NodePtr& node, const EvalOptions& options) {
 
 // Whether keep_reused() keeps `n` in request `request` (0: a new request).
 bool kept_in(const Node& n, uint64_t request) {
-  return n.computed_in != 0 && n.computed_in != request && n.length >= kMinKeptElements &&
-         worth_keeping(n);
+  return n.computed_in != 0 && n.computed_in != request && may_be_kept(n) && worth_keeping(n);
 }
 
 // walk_nodes() over the owning pointers.
@@ -129,6 +128,8 @@ bool read_as_input(const Node& n) { return n.kept || n.source || !element_wise(n
 }  // namespace
 
 void set_kept_memory(KeptMemory memory) { kept_memory() = std::move(memory); }
+
+bool may_be_kept(const Node& n) { return element_wise(n) && n.length >= kMinKeptElements; }
 
 KeepReusedAnyCost::KeepReusedAnyCost() : before_(keep_any_cost) { keep_any_cost = true; }
 KeepReusedAnyCost::~KeepReusedAnyCost() { keep_any_cost = before_; }

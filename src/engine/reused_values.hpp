@@ -33,12 +33,17 @@ struct KeptValues {
   std::shared_ptr<void> memory;  // owns data
 };
 
-// Where kept values live: `bytes` of memory at *data, owned by the handle returned
-// (released on the main thread). The R bridge gives R vectors, so that R's garbage
-// collector, which frees the lazy values holding kept values, counts their size;
-// unset, malloc.
-using KeptMemory = std::function<std::shared_ptr<void>(size_t bytes, char** data)>;
+// Where the kept values of `node` live: `bytes` of memory at *data, owned by the
+// handle returned (released on the main thread) or by node.kept_holder. The R
+// bridge gives R vectors, so that R's garbage collector, which frees the lazy
+// values holding kept values, counts their size; unset, malloc.
+using KeptMemory =
+    std::function<std::shared_ptr<void>(const Node& node, size_t bytes, char** data)>;
 void set_kept_memory(KeptMemory memory);
+
+// Whether keep_reused() may ever keep the values of `n`: an element-wise node of
+// at least kMinKeptElements elements.
+bool may_be_kept(const Node& n);
 
 // Before `root`'s batch is built for request options.request: marks the nodes its
 // element-wise code computes as computed by this request, and computes whole (and

@@ -13,6 +13,7 @@
 // reading an operand half overwritten.
 #include "dispatch/apply.hpp"
 #include "engine/assign.hpp"
+#include "r/kept_holders.hpp"
 #include "r/lazy_altrep.hpp"
 #include "r/lazy_state.hpp"
 #include "r/r_arrays.hpp"
@@ -44,14 +45,7 @@ bool may_take(SEXP v, gufunc_dtype dtype, R_xlen_t length) {
          static_cast<double>(length) * static_cast<double>(dtype_size(dtype)) >= min_donor_bytes;
 }
 
-bool is_leaf(SEXP x, SEXP v) {
-  SEXP leaves = VECTOR_ELT(R_altrep_data2(x), kLeavesSlot);
-  if (TYPEOF(leaves) != VECSXP) return false;
-  for (R_xlen_t i = 0; i < XLENGTH(leaves); ++i) {
-    if (VECTOR_ELT(leaves, i) == v) return true;
-  }
-  return false;
-}
+bool is_leaf(SEXP x, SEXP v) { return holds_leaf(VECTOR_ELT(R_altrep_data2(x), kLeavesSlot), v); }
 
 // Whether the graph of x (its state s) reads donor's memory through one input node
 // of x's own operation, element i for element i, and nothing else holds that node

@@ -13,6 +13,7 @@
 #include "engine/mapped_file.hpp"
 #include "engine/reused_values.hpp"
 #include "r/eval_settings.hpp"
+#include "r/kept_holders.hpp"
 #include "r/lazy_altrep.hpp"
 #include "r/lazy_state.hpp"
 #include "r/output_alloc.hpp"
@@ -120,10 +121,11 @@ SEXP new_lazy_vector(engine::NodePtr node, SEXP leaves, SEXP attributes) {
   state.kind = node->kind;
   state.dtype = node->dtype;
   state.length = static_cast<R_xlen_t>(node->length);
+  SEXP held = PROTECT(leaves_with_holder(node, leaves));
   state.node = std::move(node);
-  SEXP x = PROTECT(wrap_lazy_state(std::move(state), leaves));
+  SEXP x = PROTECT(wrap_lazy_state(std::move(state), held));
   set_lazy_attributes(x, attributes);
-  UNPROTECT(1);
+  UNPROTECT(2);
   return x;
 }
 

@@ -301,6 +301,7 @@ engine::NodePtr with_source(const engine::NodePtr& node, const Pick& pick,
   }
   if (!narrowed(&source.view, pick)) return viewed;
   auto out = std::make_shared<engine::Node>(*viewed);
+  out->kept_holder = nullptr;  // a new node: its lazy value gives it one (kept_holders.hpp)
   out->source = std::make_shared<const engine::ViewSource>(std::move(source));
   return out;
 }

@@ -9,7 +9,6 @@
 #include <iterator>
 #include <map>
 
-#include "engine/reused_values.hpp"
 #include "r/call_registry.hpp"
 #include "r/guard.hpp"
 #include "r/option_text.hpp"
@@ -167,8 +166,6 @@ std::shared_ptr<void> preserved_memory(size_t bytes, char** data) {
   *data = reinterpret_cast<char*>(REAL(values));
   return std::shared_ptr<void>(values, [](void* v) { R_ReleaseObject(static_cast<SEXP>(v)); });
 }
-
-void install_kept_memory() { engine::set_kept_memory(preserved_memory); }
 
 SEXP collector_weight(SEXP values) {
   const size_t bytes = pooled_capacity(DATAPTR_OR_NULL(values));

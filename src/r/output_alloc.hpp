@@ -25,10 +25,6 @@ SEXP alloc_output(SEXPTYPE type, R_xlen_t n);
 // 120 MB lazy array grew the process by 2.2 GB (base R: 183 MB), now by 346 MB.
 SEXP collector_weight(SEXP values);
 
-// Makes the engine keep reused values (engine/reused_values.hpp) in R vectors,
-// whose size R's garbage collector counts. Called once at load.
-void install_kept_memory();
-
 // `bytes` of memory at *data in an R vector that R's collector counts, kept until
 // the handle is released (on the main thread): kept values, copies of values
 // before they change in place (engine/buffer_readers.hpp).

@@ -98,3 +98,45 @@ test_that("a loop that reads each step's value twice keeps memory bounded", {
   expect_lt(got$mb, 150)
   expect_identical(got$checks, "TRUE")
 })
+
+test_that("kept values stay while a graph reads them and go in the collection that frees it", {
+  vcells_mb <- function() gc()[2, 2]
+  x <- runif(1e6)
+  lx <- lazy(x)
+  u <- sqrt(lx) + 1
+  s1 <- sum(u * 2)
+  s2 <- sum(u * 3) # the second request: u's 8 MB are kept
+  expect_no_match(plan_text(u * 4), "sqrt", fixed = TRUE)
+  v <- u * 4 # both read the kept values
+  w <- u * 5
+  rm(u)
+  for (i in 1:3) gc()
+  # Memory R freed is taken again by vectors of the same size.
+  junk <- lapply(1:4, function(i) rep(-i, 1e6))
+  expect_identical(materialize(w), (sqrt(x) + 1) * 5)
+  rm(junk, w)
+  gc()
+  before <- vcells_mb()
+  rm(v)
+  # One collection frees v and with it the kept values (held by R's precious list
+  # until v's finalizer ran, they took a second).
+  expect_lt(vcells_mb(), before - 7)
+  expect_identical(c(s1, s2), c(sum((sqrt(x) + 1) * 2), sum((sqrt(x) + 1) * 3)))
+})
+
+test_that("kept values read by graphs survive collections at every allocation", {
+  skip_on_cran() # gctorture is slow
+  x <- runif(40000)
+  want <- (sqrt(x) + 1) * 4 + (sqrt(x) + 1)
+  lx <- lazy(x)
+  u <- sqrt(lx) + 1
+  sum(u * 2)
+  sum(u * 3)
+  v <- u * 4
+  w <- v + u
+  rm(u, v)
+  gctorture(TRUE)
+  got <- materialize(w)
+  gctorture(FALSE)
+  expect_identical(got, want)
+})
