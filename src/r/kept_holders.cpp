@@ -34,10 +34,7 @@ std::shared_ptr<void> kept_values_memory(const engine::Node& node, size_t bytes,
   if (holder == nullptr || VECTOR_ELT(holder, kHeldValues) != R_NilValue) {
     return preserved_memory(bytes, data);
   }
-  const R_xlen_t n = static_cast<R_xlen_t>((bytes + sizeof(double) - 1) / sizeof(double));
-  SEXP values = alloc_vector(REALSXP, n);
-  SET_VECTOR_ELT(holder, kHeldValues, values);
-  *data = reinterpret_cast<char*>(REAL(values));
+  SET_VECTOR_ELT(holder, kHeldValues, held_values(bytes, data));
   return std::shared_ptr<void>(*data, [](void*) {});  // the holder owns them
 }
 

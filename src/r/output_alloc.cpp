@@ -58,10 +58,13 @@ void* fresh_block(size_t capacity) {
 // The blocks R holds vectors in now, and their capacities.
 std::map<const char*, size_t> live_blocks;
 
+// The size of the block for a vector of `size` bytes in all (R's header with it).
+size_t block_size(size_t size) { return (size + kHeader + kHugePage - 1) / kHugePage * kHugePage; }
+
 // Called by R (main thread) with the bytes of the whole vector.
 void* large_alloc(R_allocator_t*, size_t size) {
   if (size > SIZE_MAX - kHeader - kHugePage) return nullptr;
-  const size_t wanted = (size + kHeader + kHugePage - 1) / kHugePage * kHugePage;
+  const size_t wanted = block_size(size);
   size_t capacity = 0;
   void* block = result_pool().take(wanted, &capacity);
   if (block == nullptr) {
@@ -155,15 +158,26 @@ SEXP result_pool_entry(SEXP release) {
 
 }  // namespace
 
-std::shared_ptr<void> preserved_memory(size_t bytes, char** data) {
+SEXP held_values(size_t bytes, char** data) {
   const R_xlen_t n = static_cast<R_xlen_t>((bytes + sizeof(double) - 1) / sizeof(double));
-  // R's own allocator, not the pool's (alloc_output): R counts these vectors
-  // towards the heap size that triggers its collector for as long as they live
-  // (the pool's, only until its next collection: count_for_collector()).
-  SEXP values = PROTECT(alloc_vector(REALSXP, n));
+  SEXP out = PROTECT(alloc_vector(VECSXP, 2));
+  // A block the pool keeps (kHeader: about R's header) where one fits; else R's own
+  // allocator, not a fresh block, which the pool would keep resident once freed.
+  const size_t size = static_cast<size_t>(n) * sizeof(double);
+  const bool pooled = size >= kLargeResult && size < SIZE_MAX / 2 &&
+                      result_pool().holds_block_for(block_size(size + kHeader));
+  SET_VECTOR_ELT(out, 0, alloc_vector(REALSXP, n, pooled ? &large_result_allocator : nullptr));
+  SEXP values = VECTOR_ELT(out, 0);
+  SET_VECTOR_ELT(out, 1, collector_weight(values));  // NULL for R's own
+  *data = reinterpret_cast<char*>(REAL(values));
+  UNPROTECT(1);
+  return out;
+}
+
+std::shared_ptr<void> preserved_memory(size_t bytes, char** data) {
+  SEXP values = PROTECT(held_values(bytes, data));
   R_PreserveObject(values);
   UNPROTECT(1);
-  *data = reinterpret_cast<char*>(REAL(values));
   return std::shared_ptr<void>(values, [](void* v) { R_ReleaseObject(static_cast<SEXP>(v)); });
 }
 

@@ -24,6 +24,13 @@ void* ResultPool::take(size_t bytes, size_t* capacity) {
   return block;
 }
 
+bool ResultPool::holds_block_for(size_t bytes) const {
+  for (const Kept& k : kept_) {
+    if (fits(k.capacity, bytes)) return true;
+  }
+  return false;
+}
+
 void ResultPool::give(void* block, size_t capacity) {
   if (capacity > limit_) {
     std::free(block);

@@ -26,6 +26,8 @@ class ResultPool {
   // A kept block of between `bytes` and bytes + bytes / 4, removed from the pool
   // (nullptr if none); *capacity receives its size.
   void* take(size_t bytes, size_t* capacity);
+  // Whether take(bytes) would find a block.
+  bool holds_block_for(size_t bytes) const;
   // Keeps a block the caller no longer uses (allocated with std::malloc or
   // posix_memalign), evicting the oldest to stay within the limit; a block larger
   // than the limit is freed at once.

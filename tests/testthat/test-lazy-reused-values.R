@@ -140,3 +140,27 @@ test_that("kept values read by graphs survive collections at every allocation", 
   gctorture(FALSE)
   expect_identical(got, want)
 })
+
+test_that("kept values take a block the buffer pool keeps, and R's collector counts them", {
+  withr::local_options(gufunc.buffer_pool = 256)
+  gufunc_buffer_pool(release = TRUE)
+  vcells_mb <- function() gc()[2, 2]
+  x <- runif(1e6)
+  lx <- lazy(x)
+  y <- materialize(lx * 2) # 8 MB: its block goes to the pool once R frees y
+  rm(y)
+  gc()
+  expect_identical(gufunc_buffer_pool()$buffers, 1L)
+  u <- sqrt(lx) + 1
+  s1 <- sum(u * 2)
+  without <- vcells_mb()
+  s2 <- sum(u * 3) # the second request keeps u's values, in that block
+  expect_identical(gufunc_buffer_pool()$buffers, 0L)
+  expect_gt(vcells_mb(), without + 7)
+  rm(u)
+  gc()
+  expect_identical(gufunc_buffer_pool()$buffers, 1L)
+  expect_lt(vcells_mb(), without + 1)
+  expect_identical(c(s1, s2), c(sum((sqrt(x) + 1) * 2), sum((sqrt(x) + 1) * 3)))
+  gufunc_buffer_pool(release = TRUE)
+})
