@@ -23,7 +23,8 @@ namespace r {
 
 namespace {
 
-// The slot of a holder: the kept values once the engine keeps them.
+// The slot of a holder: the kept values once the engine keeps them (held_values():
+// the values with their collector weight).
 const R_xlen_t kHeldValues = 0;
 
 // Memory for the kept values of `node` (KeptMemory): in its holder where it has
