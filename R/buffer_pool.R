@@ -6,7 +6,9 @@
 #' machines whose host manages the guest's memory. When R frees such a result,
 #' gufunc keeps its memory and gives it to the next large result of about the same
 #' size, so a loop that computes one large result per step does not pay that cost
-#' at every step.
+#' at every step. The values gufunc keeps of an expression read by several
+#' evaluations (see [lazy()]) take such memory too where it fits, instead of new
+#' memory beside it.
 #'
 #' Option `gufunc.buffer_pool` bounds the memory kept, in megabytes (default 256;
 #' `0` keeps none); the oldest buffers are freed first. A buffer is also freed

@@ -22,6 +22,12 @@
 #' * any other function (for example `median()`, `sort()`, `format()`) sees an
 #'   ordinary R vector: its values are computed once, on first access, and cached.
 #'
+#' A costly deferred value kept in a variable and read by several evaluations (`f`
+#' in `rowSums(f * dx)` and `rowSums(f * dy)`) is computed whole at its second
+#' evaluation and kept for the later ones, in memory R's garbage collector counts;
+#' it is freed with the last lazy value that can still read it. A value read by one
+#' evaluation is never stored.
+#'
 #' To base R a lazy value is a classed object, and base R code that sets classed
 #' objects apart does so with it too. A function that stores an argument as it is
 #' keeps the lazy value: `dim(m) <- lazy(d)` gives `m` a lazy `dim` attribute and
