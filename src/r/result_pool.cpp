@@ -6,7 +6,7 @@
 namespace gufunc {
 namespace r {
 
-void* ResultPool::take(size_t bytes, size_t* capacity) {
+size_t ResultPool::best_block(size_t bytes) const {
   // The smallest kept block that fits (a much larger one would sit mostly unused),
   // the newest of equals: the same block serves a loop that needs one, and the
   // others go stale.
@@ -16,6 +16,11 @@ void* ResultPool::take(size_t bytes, size_t* capacity) {
     if (!fits(c, bytes)) continue;
     if (best == kept_.size() || c <= kept_[best].capacity) best = i;
   }
+  return best;
+}
+
+void* ResultPool::take(size_t bytes, size_t* capacity) {
+  const size_t best = best_block(bytes);
   if (best == kept_.size()) return nullptr;
   void* block = kept_[best].block;
   *capacity = kept_[best].capacity;
@@ -24,12 +29,7 @@ void* ResultPool::take(size_t bytes, size_t* capacity) {
   return block;
 }
 
-bool ResultPool::holds_block_for(size_t bytes) const {
-  for (const Kept& k : kept_) {
-    if (fits(k.capacity, bytes)) return true;
-  }
-  return false;
-}
+bool ResultPool::holds_block_for(size_t bytes) const { return best_block(bytes) != kept_.size(); }
 
 void ResultPool::give(void* block, size_t capacity) {
   if (capacity > limit_) {

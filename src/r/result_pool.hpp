@@ -58,6 +58,8 @@ class ResultPool {
   static bool fits(size_t capacity, size_t bytes) {
     return capacity >= bytes && capacity - bytes <= bytes / 4;
   }
+  // The index of the block take(bytes) takes, or kept_.size() if none fits.
+  size_t best_block(size_t bytes) const;
   void shrink_to(size_t bytes);
   // Frees the kept blocks `stale` picks, asked oldest first, keeping the others'
   // order.
