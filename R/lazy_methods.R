@@ -157,10 +157,25 @@ mean.gufunc_lazy <- function(x, trim = 0, na.rm = FALSE, ...) {
     # x[], or x[i] where i is a missing argument passed on, which base R reads as
     # x[]: the plain values, attributes and all.
     return(materialize(x))
-  } else if (one && is.null(attributes_but_class(x)) && is.null(attributes(..1))) {
+  }
+  # One position: the element alone, at about base R's cost, as a loop over the
+  # elements reads it (src/r/element_reads.cpp).
+  if (one) {
+    element <- .Call(C_lazy_element, x, ..1)
+    if (!is.null(element)) return(element)
+  } else if (nargs() == 3L && !missing(..1) && !missing(..2)) {
+    element <- .Call(C_lazy_matrix_element, x, ..1, ..2)
+    if (!is.null(element)) return(element)
+  }
+  # Subscripts read by the view code itself where the subset keeps no attribute (a
+  # vector, or a matrix or array read as one); positions from base R's rules on a
+  # stand-in otherwise (a logical mask, names kept), below.
+  plain_pick <- one && is.null(attributes(..1)) && .Call(C_lazy_subset_drops_attributes, x)
+  if (plain_pick) {
     view <- .Call(C_lazy_view, x, ..1, lazy_min_length(), NULL)
     if (!is.null(view)) return(view)
-  } else if (!one) {
+  }
+  if (!one) {
     # An array's block from the subscripts alone, with base R's attributes, in one
     # call (src/r/array_view.cpp); other regular picks through a stand-in of the
     # positions. (Numeric subscripts of an array that pick no one block, such as a
@@ -168,7 +183,8 @@ mean.gufunc_lazy <- function(x, trim = 0, na.rm = FALSE, ...) {
     view <- .Call(C_lazy_array_view, x, environment())
     if (is.null(view) && .Call(C_lazy_viewable, x)) view <- lazy_view_pick(x, function(s) s[...])
     if (!is.null(view) && !is.symbol(view)) return(view)
-  } else if (is.numeric(..1) && .Call(C_lazy_viewable, x)) {
+  } else if (is.numeric(..1) && !(plain_pick && is.null(attributes_but_class(x))) &&
+             .Call(C_lazy_viewable, x)) {
     view <- lazy_view_pick(x, function(s) s[...])
     if (!is.null(view)) return(view)
   }
