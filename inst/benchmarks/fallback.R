@@ -61,6 +61,18 @@ cases <- list(
     base = function() { H <- h; for (i in 1:200) H[, 1] <- H[, 2]; H },
     gufunc = function() { H <- lazy(h); for (i in 1:200) H[, 1] <- H[, 2]; H },
     mat = function() materialize(lazy(h))),
+  # Element reads in a loop: each goes through R's dispatch to gufunc's `[` method
+  # (src/r/element_reads.cpp), where base R's bytecode reads the element inline.
+  "s + lazy(v)[i], 2000 times" = list(
+    base = function() { s <- 0; for (i in 1:2000) s <- s + v[i]; s },
+    gufunc = function() { y <- lazy(v); s <- 0; for (i in 1:2000) s <- s + y[i]; s },
+    mat = function() materialize(lazy(v))),
+  "s + lazy(g)[i, j], 2000 times" = list(
+    base = function() { s <- 0; for (i in 1:2000) s <- s + g[i %% 1000 + 1, 7]; s },
+    gufunc = function() {
+      y <- lazy(g); s <- 0; for (i in 1:2000) s <- s + y[i %% 1000 + 1, 7]; s
+    },
+    mat = function() materialize(lazy(g))),
   "anyNA(lazy(w) * 2)" = list(base = function() anyNA(w * 2),
                               gufunc = function() anyNA(lazy(w) * 2),
                               mat = function() materialize(lazy(w) * 2)),

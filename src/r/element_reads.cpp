@@ -1,10 +1,11 @@
-// x[i] and m[i, j] for one position of a lazy vector or matrix, at about base R's
-// cost. The `[` method's general path (views, stand-ins, condition handlers) costs
-// microseconds of R code, which a loop reading a lazy vector element by element
-// pays at every step (4.6 us against base R's 0.25 for v[i] on 1e6 doubles; m[i, j]
-// 5 us). One position in range, on a vector whose subset keeps no attribute, gives
-// the element alone in base R, so it is read through the ALTREP Elt method
-// (computed alone, or read from the values at hand) and nothing else could differ.
+// x[i] and m[i, j] for one position of a lazy vector or matrix whose values are at
+// hand, at about base R's cost. The `[` method's general path (views, stand-ins,
+// condition handlers) costs microseconds of R code, which a loop reading a lazy
+// vector element by element pays at every step (4.6 us against base R's 0.25 for
+// v[i] on 1e6 doubles; m[i, j] 5 us; now 2.1-2.7 us, most of it R's dispatch to
+// the method). One position in range, on a vector whose subset keeps no
+// attribute, gives the element alone in base R, so it is read through the ALTREP
+// Elt method and nothing else could differ.
 #include "r/call_registry.hpp"
 #include "r/guard.hpp"
 #include "r/lazy_altrep.hpp"
@@ -74,10 +75,19 @@ SEXP element_at(SEXP x, R_xlen_t k) {
   }
 }
 
+// Whether x is a lazy vector with its values at hand whose subset keeps none of
+// its attributes. (An element of a deferred value takes the general path: a view
+// the next operation can fuse, such as gauss's pivot a[c - 1, c - 1] of a version
+// not written yet, rather than part of the graph evaluated at once.)
+bool element_at_hand(SEXP x) {
+  return ALTREP(x) && is_lazy_vector(x) && lazy_is_materialized(x) &&
+         subset_drops_attributes(x, true);
+}
+
 // .Call(C_lazy_element, x, i): x[i] where i is one position in range and the
 // subset keeps no attribute of x; NULL for the `[` method's general path.
 SEXP lazy_element_entry(SEXP x, SEXP i) {
-  if (!ALTREP(x) || !is_lazy_vector(x) || !subset_drops_attributes(x, true)) return R_NilValue;
+  if (!element_at_hand(x)) return R_NilValue;
   const R_xlen_t k = single_position(i, XLENGTH(x));
   return k < 0 || one_element_stays_lazy() ? R_NilValue : element_at(x, k);
 }
@@ -86,7 +96,7 @@ SEXP lazy_element_entry(SEXP x, SEXP i) {
 // are one row and one column in range (drop = TRUE leaves the element alone, with
 // no dimnames); NULL for the general path.
 SEXP lazy_matrix_element_entry(SEXP x, SEXP i, SEXP j) {
-  if (!ALTREP(x) || !is_lazy_vector(x) || !subset_drops_attributes(x, true)) return R_NilValue;
+  if (!element_at_hand(x)) return R_NilValue;
   const SEXP dim = Rf_getAttrib(x, R_DimSymbol);
   if (TYPEOF(dim) != INTSXP || XLENGTH(dim) != 2) return R_NilValue;
   const R_xlen_t rows = INTEGER(dim)[0];
