@@ -158,8 +158,8 @@ mean.gufunc_lazy <- function(x, trim = 0, na.rm = FALSE, ...) {
     # x[]: the plain values, attributes and all.
     return(materialize(x))
   }
-  # One position: the element alone, at about base R's cost, as a loop over the
-  # elements reads it (src/r/element_reads.cpp).
+  # One position of values at hand: the element alone, in one call into C, as a
+  # loop over the elements reads it (src/r/element_reads.cpp).
   if (one) {
     element <- .Call(C_lazy_element, x, ..1)
     if (!is.null(element)) return(element)

@@ -1,5 +1,5 @@
 // x[i] and m[i, j] for one position of a lazy vector or matrix whose values are at
-// hand, at about base R's cost. The `[` method's general path (views, stand-ins,
+// hand, in one call into C. The `[` method's general path (views, stand-ins,
 // condition handlers) costs microseconds of R code, which a loop reading a lazy
 // vector element by element pays at every step (4.6 us against base R's 0.25 for
 // v[i] on 1e6 doubles; m[i, j] 5 us; now 2.1-2.7 us, most of it R's dispatch to
@@ -45,12 +45,9 @@ R_xlen_t single_position(SEXP i, R_xlen_t n) {
     const int k = INTEGER_ELT(i, 0);
     return k != NA_INTEGER && k >= 1 && k <= n ? k - 1 : -1;
   }
-  if (TYPEOF(i) == REALSXP) {
-    const double k = REAL_ELT(i, 0);
-    // NaN fails both comparisons.
-    return k >= 1 && k < static_cast<double>(n) + 1 ? static_cast<R_xlen_t>(k) - 1 : -1;
-  }
-  return -1;
+  const double k = REAL_ELT(i, 0);
+  // NaN fails both comparisons.
+  return k >= 1 && k < static_cast<double>(n) + 1 ? static_cast<R_xlen_t>(k) - 1 : -1;
 }
 
 // Whether option gufunc.lazy_min_length asks for a lazy value even of one
@@ -60,8 +57,8 @@ bool one_element_stays_lazy() {
   return LOGICAL(flag)[0] == TRUE;
 }
 
-// Element k of lazy vector x as a plain vector of one value. Elt raises the
-// warnings of computing the element alone, as R's subsetting of x would.
+// Element k of lazy vector x (values at hand: nothing to compute, nothing to warn
+// about) as a plain vector of one value.
 SEXP element_at(SEXP x, R_xlen_t k) {
   switch (TYPEOF(x)) {
     case REALSXP:
