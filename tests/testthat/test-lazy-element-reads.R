@@ -79,3 +79,22 @@ test_that("an element read does not compute or copy the whole deferred value", {
   expect_identical(z[7, 9], (7 + 8 * 1000) / 3 - 1)
   expect_false(gufunc:::is_materialized(z))
 })
+
+test_that("a vector subscript of a matrix is a view with base R's values", {
+  withr::local_options(gufunc.lazy_min_length = 100)
+  m <- matrix(seq_len(60 * 50) / 9, 60, 50)
+  named <- m
+  dimnames(named) <- list(paste0("r", 1:60), paste0("c", 1:50))
+  for (x in list(m, named)) {
+    for (i in list(5:2000, seq(1, 2999, by = 2), -1, -(1:7))) {
+      got <- lazy(x)[i]
+      expect_true(is_lazy(got))
+      expect_identical(materialize(got), x[i])
+      expect_identical(materialize(lazy(x)[i] * 2), x[i] * 2)
+    }
+    # Masks, decreasing runs and irregular positions still give base R's values.
+    expect_identical(materialize(lazy(x)[c(TRUE, FALSE, FALSE)]), x[c(TRUE, FALSE, FALSE)])
+    expect_identical(materialize(lazy(x)[2000:5]), x[2000:5])
+    expect_identical(materialize(lazy(x)[c(7, 3, 900)]), x[c(7, 3, 900)])
+  }
+})
