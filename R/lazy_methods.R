@@ -164,7 +164,9 @@ mean.gufunc_lazy <- function(x, trim = 0, na.rm = FALSE, ...) {
     element <- .Call(C_lazy_element, x, ..1)
     if (!is.null(element)) return(element)
   } else if (nargs() == 3L && !missing(..1) && !missing(..2)) {
-    element <- .Call(C_lazy_matrix_element, x, ..1, ..2)
+    # (The subscripts are forced in C, as the general path's are: forced here,
+    # R would name this method's call in the error of a subscript that fails.)
+    element <- .Call(C_lazy_matrix_element, x, environment())
     if (!is.null(element)) return(element)
   }
   # Subscripts read by the view code itself where the subset keeps no attribute (a

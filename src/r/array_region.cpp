@@ -227,6 +227,16 @@ ArraySubscripts read_array_subscripts(SEXP x, SEXP frame, ArrayRegion* region) {
   return ArraySubscripts::kBlock;
 }
 
+bool two_subscripts(SEXP frame, SEXP* i, SEXP* j) {
+  const SEXP dots = Rf_findVarInFrame3(frame, R_DotsSymbol, TRUE);
+  if (TYPEOF(dots) != DOTSXP || Rf_length(dots) != 2) return false;
+  const SEXP second = CDR(dots);
+  if (TAG(dots) != R_NilValue || TAG(second) != R_NilValue) return false;
+  *i = dots_value(dots, frame);
+  *j = dots_value(second, frame);
+  return true;
+}
+
 namespace {
 
 // .Call(C_array_region, x, frame): what a subassignment x[...] <- value of array x

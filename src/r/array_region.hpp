@@ -41,5 +41,11 @@ enum class ArraySubscripts {
 // without attributes picking one run of its dimension (pick_of()).
 ArraySubscripts read_array_subscripts(SEXP x, SEXP frame, ArrayRegion* region);
 
+// The two subscripts of x[i, j] from the same `...`, forced in order; false (none
+// forced) where `...` holds anything but two untagged subscripts. The caller has
+// made sure that neither is missing (R's missing(..1), which follows a missing
+// argument passed on). R's errors of forcing them may jump (run it in guarded()).
+bool two_subscripts(SEXP frame, SEXP* i, SEXP* j);
+
 }  // namespace r
 }  // namespace gufunc

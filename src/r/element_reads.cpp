@@ -2,10 +2,11 @@
 // hand, in one call into C. The `[` method's general path (views, stand-ins,
 // condition handlers) costs microseconds of R code, which a loop reading a lazy
 // vector element by element pays at every step (4.6 us against base R's 0.25 for
-// v[i] on 1e6 doubles; m[i, j] 5 us; now 2.1-2.7 us, most of it R's dispatch to
+// v[i] on 1e6 doubles; m[i, j] 5 us; now 2.1-3.6 us, most of it R's dispatch to
 // the method). One position in range, on a vector whose subset keeps no
 // attribute, gives the element alone in base R, so it is read through the ALTREP
 // Elt method and nothing else could differ.
+#include "r/array_region.hpp"
 #include "r/call_registry.hpp"
 #include "r/guard.hpp"
 #include "r/lazy_altrep.hpp"
@@ -89,13 +90,20 @@ SEXP lazy_element_entry(SEXP x, SEXP i) {
   return k < 0 || one_element_stays_lazy() ? R_NilValue : element_at(x, k);
 }
 
-// .Call(C_lazy_matrix_element, x, i, j): x[i, j] of a lazy matrix where i and j
-// are one row and one column in range (drop = TRUE leaves the element alone, with
-// no dimnames); NULL for the general path.
-SEXP lazy_matrix_element_entry(SEXP x, SEXP i, SEXP j) {
+// .Call(C_lazy_matrix_element, x, frame): x[i, j] of a lazy matrix where the
+// subscripts in the `...` of the `[` method's frame (neither missing) are one row
+// and one column in range (drop = TRUE leaves the element alone, with no
+// dimnames); NULL for the general path. The subscripts are forced here, as the
+// general path's C code forces them (array_region.hpp), not by R code of the
+// method, whose call R would then name in the error of a subscript that fails.
+SEXP lazy_matrix_element_entry(SEXP x, SEXP frame) {
   if (!element_at_hand(x)) return R_NilValue;
   const SEXP dim = Rf_getAttrib(x, R_DimSymbol);
   if (TYPEOF(dim) != INTSXP || XLENGTH(dim) != 2) return R_NilValue;
+  SEXP i = R_NilValue, j = R_NilValue;
+  const SEXP read =
+      guarded([&]() -> SEXP { return Rf_ScalarLogical(two_subscripts(frame, &i, &j)); });
+  if (LOGICAL(read)[0] != TRUE) return R_NilValue;
   const R_xlen_t rows = INTEGER(dim)[0];
   const R_xlen_t row = single_position(i, rows);
   const R_xlen_t col = single_position(j, INTEGER(dim)[1]);
@@ -115,5 +123,5 @@ SEXP lazy_subset_drops_attributes_entry(SEXP x) {
 }  // namespace gufunc
 
 GUFUNC_CALL_ENTRY(lazy_element, gufunc::r::lazy_element_entry, 2);
-GUFUNC_CALL_ENTRY(lazy_matrix_element, gufunc::r::lazy_matrix_element_entry, 3);
+GUFUNC_CALL_ENTRY(lazy_matrix_element, gufunc::r::lazy_matrix_element_entry, 2);
 GUFUNC_CALL_ENTRY(lazy_subset_drops_attributes, gufunc::r::lazy_subset_drops_attributes_entry, 1);

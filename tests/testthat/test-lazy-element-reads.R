@@ -98,3 +98,11 @@ test_that("a vector subscript of a matrix is a view with base R's values", {
     expect_identical(materialize(lazy(x)[c(7, 3, 900)]), x[c(7, 3, 900)])
   }
 })
+
+test_that("a subscript that fails to evaluate gives base R's error, not naming the method", {
+  m <- matrix(seq_len(3000) / 7, 60)
+  f <- function(a) a[no_such_variable, 2]
+  e <- tryCatch(f(lazy(m)), error = function(e) e)
+  expect_identical(conditionMessage(e), tryCatch(f(m), error = conditionMessage))
+  expect_false(identical(conditionCall(e)[[1L]], as.name("[.gufunc_lazy")))
+})
