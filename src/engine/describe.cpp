@@ -2,6 +2,7 @@
 // fused evaluation moves next to what base R would move (see evaluate.hpp), and the
 // same evaluation as a graph of values and steps (plan_graph.hpp).
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <tuple>
 #include <unordered_map>
@@ -39,6 +40,11 @@ std::string region_text(const Region& r) {
 
 namespace {
 
+// The columns of a block view taken last to first (m[, n:1]), said so.
+std::string last_first(const View& view) {
+  return view.column_step < 0 && view.length > view.rows ? ", last column first" : "";
+}
+
 std::string input_text(const View& view) {
   std::string text = std::string(dtype_name(view.dtype)) + "[" + std::to_string(view.length) + "]";
   if (view.file_fd >= 0) {
@@ -52,11 +58,19 @@ std::string input_text(const View& view) {
   } else if (view.is_block() && view.column_step == 0) {
     text += " (view: " + std::to_string(view.rows) + " elements, repeated)";
   } else if (view.is_strided()) {
-    text += view.rows == view.length && view.row_stride == -1
-                ? std::string(" (view: reversed)")
-                : " (view: " + std::to_string(view.length / view.rows) + " columns of " +
-                      std::to_string(view.rows) + " elements " + std::to_string(view.row_stride) +
-                      " apart, transposed)";
+    const std::string columns = std::to_string(view.length / view.rows) + " columns of " +
+                                std::to_string(view.rows) + " elements";
+    if (view.rows == view.length && view.row_stride == -1) {
+      text += " (view: reversed)";
+    } else if (view.row_stride < 0) {  // m[n:1, ], m[seq(n, 1, by = -2), ]
+      const std::string apart =
+          view.row_stride == -1 ? "" : " " + std::to_string(-view.row_stride) + " apart";
+      text += " (view: " + columns + apart + ", each read backwards" + last_first(view) + ")";
+    } else {  // t(x) reads rows as columns; m[seq(1, n, 2), ] spaced rows
+      const bool across = std::abs(view.column_step) < std::abs(view.row_stride);
+      text += " (view: " + columns + " " + std::to_string(view.row_stride) + " apart" +
+              (across ? ", transposed" : "") + last_first(view) + ")";
+    }
   } else if (view.has_planes()) {
     text += " (view: " + std::to_string(view.length / view.rows / view.plane_columns) +
             " planes of " + std::to_string(view.plane_columns) + " columns of " +
@@ -67,7 +81,7 @@ std::string input_text(const View& view) {
             (view.is_rolled() ? ", shifted circularly by " + std::to_string(view.row_roll) +
                                     " rows and " + std::to_string(view.column_roll) + " columns"
                               : "") +
-            ")";
+            last_first(view) + ")";
   }
   return text;
 }

@@ -6,6 +6,7 @@
 
 #include <Rversion.h>
 
+#include <cmath>
 #include <cstring>
 
 #include "r/call_registry.hpp"
@@ -100,9 +101,12 @@ bool picks_nothing(const std::vector<Run>& runs) {
 // the span of the level below it joins that level (a[2:5, , , ] of a 4-D array is
 // runs of 4 at one step): at most two levels may remain, columns and planes of them
 // (a[i:j, k:l, m:n]). Equally spaced indices of the inner dimension are such runs
-// themselves, and then no other dimension may pick several. False when the picked
-// elements have another shape.
-bool block_pick(const std::vector<double>& d, const std::vector<Run>& runs, double pick[6]) {
+// themselves, and then no other dimension may pick several. A dimension counting
+// down is read backwards (region's flags): the first dimension's run, or one level
+// of runs that joins no other. False when the picked elements have another shape;
+// region->pick receives the block.
+bool block_pick(const std::vector<double>& d, const std::vector<Run>& runs, ArrayRegion* region) {
+  double* pick = region->pick;
   const size_t rank = d.size();
   pick[4] = 1, pick[5] = 0;
   if (picks_nothing(runs)) {
@@ -111,42 +115,66 @@ bool block_pick(const std::vector<double>& d, const std::vector<Run>& runs, doub
   }
   std::vector<double> stride(rank, 1);
   for (size_t k = 1; k < rank; ++k) stride[k] = stride[k - 1] * d[k - 1];
+  // A run counting down picks what the same run counting up picks, read backwards.
   double first = 0;
-  for (size_t k = 0; k < rank; ++k) first += runs[k].first * stride[k];
+  for (size_t k = 0; k < rank; ++k) {
+    const Run& r = runs[k];
+    first += (r.by < 0 ? r.first + (r.n - 1) * r.by : r.first) * stride[k];
+  }
   size_t inner = 0;
-  while (inner < rank && runs[inner].n == d[inner]) ++inner;
+  while (inner < rank && runs[inner].n == d[inner] && runs[inner].by > 0) ++inner;
   if (inner == rank) {
     pick[0] = 0, pick[1] = stride[rank - 1] * d[rank - 1], pick[2] = 1, pick[3] = 0;
     return true;
   }
   struct Level {
     double count, step;
+    bool backward;
   };
   std::vector<Level> levels;
   for (size_t k = inner + 1; k < rank; ++k) {
-    if (runs[k].n > 1) levels.push_back({runs[k].n, stride[k] * runs[k].by});
+    const Run& r = runs[k];
+    if (r.n > 1) levels.push_back({r.n, stride[k] * std::fabs(r.by), r.by < 0});
   }
+  // Equally spaced indices of the inner dimension, or consecutive ones counting down
+  // past full dimensions (m[, n:1]: whole columns, last to first), are runs of
+  // stride[inner] elements of their own.
   const Run& in = runs[inner];
-  if (in.by > 1 && in.n > 1) {
-    if (!levels.empty()) return false;
-    pick[0] = first, pick[1] = stride[inner], pick[2] = in.n, pick[3] = stride[inner] * in.by;
+  const double in_by = std::fabs(in.by);
+  if ((in_by > 1 || (in.by < 0 && inner > 0)) && in.n > 1) {
+    if (levels.empty()) {
+      pick[0] = first, pick[1] = stride[inner], pick[2] = in.n, pick[3] = stride[inner] * in_by;
+      region->columns_backward = in.by < 0;
+      return true;
+    }
+    // Runs of the first dimension's indices, row_step apart, at one level's step.
+    if (inner != 0 || levels.size() != 1) return false;
+    pick[0] = first, pick[1] = in.n, pick[2] = levels[0].count, pick[3] = levels[0].step;
+    region->row_step = in_by;
+    region->rows_backward = in.by < 0;
+    region->columns_backward = levels[0].backward;
     return true;
   }
   double rows = stride[inner] * in.n;
   std::vector<Level> kept;
   for (const Level& l : levels) {
-    if (kept.empty() && l.step == rows) {
+    const bool joins = !l.backward && (kept.empty() || !kept.back().backward);
+    if (joins && in.by > 0 && kept.empty() && l.step == rows) {
       rows *= l.count;
-    } else if (!kept.empty() && l.step == kept.back().count * kept.back().step) {
+    } else if (joins && !kept.empty() && l.step == kept.back().count * kept.back().step) {
       kept.back().count *= l.count;
     } else {
       kept.push_back(l);
     }
   }
   if (kept.size() > 2) return false;
+  const bool backward_level = !kept.empty() && (kept[0].backward || kept.back().backward);
+  if ((in.by < 0 || backward_level) && kept.size() > 1) return false;  // one level only
   pick[0] = first, pick[1] = rows, pick[2] = 1, pick[3] = 0;
   if (kept.size() >= 1) pick[2] = kept[0].count, pick[3] = kept[0].step;
   if (kept.size() == 2) pick[4] = kept[1].count, pick[5] = kept[1].step;
+  region->rows_backward = in.by < 0;
+  region->columns_backward = backward_level;
   return true;
 }
 
@@ -155,7 +183,9 @@ bool block_pick(const std::vector<double>& d, const std::vector<Run>& runs, doub
 // rolls. All of dimension 1 is picked, all of dimension 2 when it is shifted (else
 // consecutive indices), and one index of each later dimension.
 bool rolled_pick(const std::vector<double>& d, const std::vector<Run>& runs, double pick[6]) {
-  if (runs[0].n != d[0] || runs[1].by != 1 || picks_nothing(runs)) return false;
+  if (runs[0].n != d[0] || runs[0].by != 1 || runs[1].by != 1 || picks_nothing(runs)) {
+    return false;
+  }
   double first = 0, stride = 1;
   for (size_t k = 0; k < d.size(); ++k) {
     if (k >= 2 && (runs[k].roll != 0 || runs[k].n != 1)) return false;
@@ -203,16 +233,24 @@ ArraySubscripts read_array_subscripts(SEXP x, SEXP frame, ArrayRegion* region) {
         return ArraySubscripts::kOther;
       }
       Pick p;
-      if (!numbers || !pick_of(s, static_cast<R_xlen_t>(run.n), &p)) {
-        numbers = false;  // still read the rest: they must be numbers too
-      } else if (p.columns == 1) {
-        run.first = static_cast<double>(p.first), run.n = static_cast<double>(p.rows);
-        run.roll = static_cast<double>(p.row_roll);
-      } else if (p.rows == 1) {
-        run.first = static_cast<double>(p.first), run.n = static_cast<double>(p.columns);
-        run.by = static_cast<double>(p.step);
+      if (numbers && pick_of(s, static_cast<R_xlen_t>(run.n), &p)) {
+        if (p.columns == 1) {
+          run.first = static_cast<double>(p.first), run.n = static_cast<double>(p.rows);
+          run.roll = static_cast<double>(p.row_roll);
+        } else if (p.rows == 1) {
+          run.first = static_cast<double>(p.first), run.n = static_cast<double>(p.columns);
+          run.by = static_cast<double>(p.step);
+        } else {
+          numbers = false;
+        }
+      } else if (numbers && backward_pick_of(s, static_cast<R_xlen_t>(run.n), &p)) {
+        // Counting down (m[n:1, ]): the first index is the highest.
+        const double count = static_cast<double>(p.rows * p.columns);
+        const double by = p.rows_backward ? -1 : -static_cast<double>(p.step);
+        run.first = static_cast<double>(p.first) - (count - 1) * by, run.n = count;
+        run.by = by;
       } else {
-        numbers = false;
+        numbers = false;  // still read the rest: they must be numbers too
       }
     }
     runs.push_back(run);
@@ -221,7 +259,7 @@ ArraySubscripts read_array_subscripts(SEXP x, SEXP frame, ArrayRegion* region) {
   bool rolled = false;
   for (const Run& r : runs) rolled = rolled || r.roll != 0;
   if (!numbers ||
-      !(rolled ? rolled_pick(d, runs, region->pick) : block_pick(d, runs, region->pick))) {
+      !(rolled ? rolled_pick(d, runs, region->pick) : block_pick(d, runs, region))) {
     return ArraySubscripts::kIrregular;
   }
   return ArraySubscripts::kBlock;
@@ -249,8 +287,9 @@ SEXP array_region_entry(SEXP x, SEXP frame) {
     ArrayRegion region;
     if (read_array_subscripts(x, frame, &region) != ArraySubscripts::kBlock) return R_NilValue;
     for (const Run& r : region.runs) {
-      if (r.roll != 0) return R_NilValue;
+      if (r.roll != 0 || r.by < 0) return R_NilValue;  // (values written in another order)
     }
+    if (region.row_step != 1) return R_NilValue;
     const int n = region.pick[4] > 1 ? 6 : 4;
     SEXP where = alloc_vector(REALSXP, n);
     for (int k = 0; k < n; ++k) REAL(where)[k] = region.pick[k];

@@ -13,7 +13,8 @@ namespace gufunc {
 namespace r {
 
 // What one dimension's subscript picks: `n` indices, the first `first` (0-based),
-// `by` apart; rolled: all of them, shifted circularly by `roll`.
+// `by` apart (negative: counting down, m[n:1, ]); rolled: all of them, shifted
+// circularly by `roll`.
 struct Run {
   double first = 0, n = 0, by = 1, roll = 0;
 };
@@ -22,11 +23,18 @@ struct Run {
 // pick in storage order: pick = c(first, rows, columns, step, planes, plane_step),
 // `columns` runs of `rows` consecutive elements, `step` apart, those repeated
 // `planes` times, `plane_step` apart (a circular shift of the first two
-// dimensions: the block it rolls, in one plane).
+// dimensions: the block it rolls, in one plane). Where dimensions count down, the
+// block is read backwards: each run last to first (rows_backward, the first
+// dimension's) or the runs (columns_backward, one later dimension's); equally
+// spaced indices of the first dimension with one later dimension picking several
+// (m[seq(1, n, 2), j:k]) are runs of elements `row_step` apart. Only views read
+// such regions.
 struct ArrayRegion {
   std::vector<Run> runs;
   int drop = TRUE;
   double pick[6] = {0, 0, 0, 0, 1, 0};
+  double row_step = 1;
+  bool rows_backward = false, columns_backward = false;
 };
 
 enum class ArraySubscripts {

@@ -138,6 +138,9 @@ SEXP lazy_array_view_entry(SEXP x, SEXP frame) {
     pick.column_roll = static_cast<R_xlen_t>(region.runs[1].roll);
     pick.planes = static_cast<R_xlen_t>(region.pick[4]);
     pick.plane_step = static_cast<R_xlen_t>(region.pick[5]);
+    pick.row_step = static_cast<R_xlen_t>(region.row_step);
+    pick.rows_backward = region.rows_backward;
+    pick.columns_backward = region.columns_backward;
     SEXP attributes = PROTECT(view_attributes(x, region));
     SEXP view = picked_view(x, pick, lazy_min_length(), attributes, warnings);
     UNPROTECT(1);

@@ -1,4 +1,4 @@
-// t(), aperm() and rev() of a lazy vector as views: the same elements in another
+// t(), aperm() and rev() of a lazy vector as views (and runs read backwards, x[n:1]): the same elements in another
 // order, read in place with a stride (engine/graph.hpp) rather than copied. Of a
 // deferred element-wise expression the view is the same expression over the
 // reordered operands (view_pushdown.hpp), so t(x) * 2 + y fuses into one kernel.
@@ -54,20 +54,7 @@ bool transposed(engine::View* view, intptr_t nr, intptr_t nc) {
 
 // `view` read backwards: from its last element, every stride negated.
 bool reversed(engine::View* view) {
-  if (!reorderable(*view) || view->length < 2) return false;
-  const intptr_t size = static_cast<intptr_t>(dtype_size(view->dtype));
-  if (!view->is_block()) {
-    view->rows = view->length;
-    view->column_step = view->length;
-  }
-  const intptr_t last_column = view->length / view->rows - 1;
-  const intptr_t last = (view->rows - 1) * view->row_stride + last_column * view->column_step;
-  if (view->data != nullptr) view->data += last * size;  // (no memory: generated)
-  view->offset += last * size;                           // bytes, as blockability.hpp counts them
-  view->row_stride = -view->row_stride;
-  view->column_step = -view->column_step;
-  simplify(view);
-  return true;
+  return view->length >= 2 && read_backwards(view, true, true);
 }
 
 // The view of lazy vector x that `change` makes of every input of its graph.
@@ -101,6 +88,31 @@ SEXP lazy_reverse_view_entry(SEXP x, SEXP min_length, SEXP attributes) {
 }
 
 }  // namespace
+
+bool read_backwards(engine::View* view, bool rows_backward, bool columns_backward) {
+  if (!reorderable(*view)) return false;
+  if (view->length < 2 || !(rows_backward || columns_backward)) return true;
+  const intptr_t size = static_cast<intptr_t>(dtype_size(view->dtype));
+  if (!view->is_block()) {  // one column
+    view->rows = view->length;
+    view->column_step = view->length;
+  }
+  if (view->length % view->rows != 0) return false;
+  const intptr_t columns = view->length / view->rows;
+  intptr_t last = 0;  // the first element read, in elements from the old first
+  if (rows_backward && view->rows > 1) {
+    last += (view->rows - 1) * view->row_stride;
+    view->row_stride = -view->row_stride;
+  }
+  if (columns_backward && columns > 1) {
+    last += (columns - 1) * view->column_step;
+    view->column_step = -view->column_step;
+  }
+  if (view->data != nullptr) view->data += last * size;  // (no memory: generated)
+  view->offset += last * size;                           // bytes, as blockability.hpp counts them
+  simplify(view);
+  return true;
+}
 
 }  // namespace r
 }  // namespace gufunc

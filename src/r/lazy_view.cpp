@@ -1,5 +1,5 @@
 // Views: a subset of a lazy vector that picks one run of consecutive elements
-// (x[a:b], x[-1], x[-n], x[-(1:k)], m[, j:k], a[, , i]) or runs of equal length at
+// (x[a:b], x[-1], x[-n], x[-(1:k)], m[, j:k], a[, , i], or backwards: x[b:a]) or runs of equal length at
 // a regular distance (m[i:j, k:l], x[seq(a, b, by)], m[i, ]), or planes of such runs
 // (a[i:j, k:l, m:n], of contiguous memory only) is, for values at hand
 // (lazy(x), a materialized value, a contiguous view), a lazy input over the same
@@ -41,6 +41,30 @@ void advance(engine::View* view, intptr_t bytes) {
   view->offset += bytes;
 }
 
+// `view` (neither rolled nor in planes) narrowed to the runs of elements
+// pick.row_step apart that `pick` picks (m[seq(1, n, 2), j:k]); of a block view,
+// each run must lie in one of its columns, the runs a whole number of columns apart.
+bool spaced(engine::View* view, const Pick& pick) {
+  if (pick.planes > 1 || pick.rolled()) return false;
+  const intptr_t size = static_cast<intptr_t>(dtype_size(view->dtype));
+  intptr_t skipped = pick.first, stride = 1, step = pick.step;  // of contiguous memory
+  if (view->is_block()) {
+    const intptr_t R = view->rows, row = pick.first % R, column = pick.first / R;
+    if (row + (pick.rows - 1) * pick.row_step >= R || (pick.columns > 1 && pick.step % R != 0)) {
+      return false;
+    }
+    skipped = row * view->row_stride + column * view->column_step;
+    stride = view->row_stride;
+    step = pick.step / R * view->column_step;
+  }
+  advance(view, skipped * size);
+  view->length = pick.length();
+  view->rows = pick.rows;
+  view->row_stride = stride * pick.row_step;
+  view->column_step = pick.columns > 1 ? step : pick.rows * view->row_stride;
+  return true;
+}
+
 // `view` narrowed to what `pick` picks of it, or false when that is not a view:
 // of a block view (columns of R elements, S apart), each picked run must lie in one
 // of its columns (the picked runs then start a whole number of columns apart) or
@@ -60,6 +84,7 @@ bool narrowed(engine::View* view, const Pick& pick) {
     // Only the whole of a circular shift is one.
     return !pick.rolled() && pick.first == 0 && pick.columns == 1 && pick.rows == view->length;
   }
+  if (pick.row_step != 1) return spaced(view, pick);
   if (pick.rolled()) {
     if (view->is_strided()) return false;
     // The elements picked, as a block of pick.rows rows, then rolled.
@@ -109,6 +134,15 @@ bool narrowed(engine::View* view, const Pick& pick) {
   advance(view, skipped);
   view->length = pick.length();
   return true;
+}
+
+// `view` narrowed to `pick`, read backwards where the pick counts down (x[n:1]).
+bool picked_from(engine::View* view, const Pick& pick) {
+  if (!pick.backward()) return narrowed(view, pick);
+  Pick forward = pick;
+  forward.rows_backward = forward.columns_backward = false;
+  return !pick.rolled() && pick.planes == 1 && narrowed(view, forward) &&
+         read_backwards(view, pick.rows_backward, pick.columns_backward);
 }
 
 // Where the runs a pick picks lie against the positions a subassignment writes.
@@ -181,9 +215,13 @@ Overlap pick_overlap(const engine::Region& r, const Pick& pick, Pick* in_value) 
 // whole, gufuncs, a pick that meets a write in part).
 engine::NodePtr picked_graph(const engine::NodePtr& node, const Pick& pick, NodeMemo* done,
                              int depth) {
-  auto change = [&](engine::View* view) { return narrowed(view, pick); };
+  auto change = [&](engine::View* view) { return picked_from(view, pick); };
   auto other = [&](const engine::NodePtr& n, int d) -> engine::NodePtr {
-    if (n->kind != engine::NodeKind::Assign) return nullptr;
+    // (A backward or spaced pick of a pending subassignment views the version,
+    // computed.)
+    if (n->kind != engine::NodeKind::Assign || pick.backward() || pick.row_step != 1) {
+      return nullptr;
+    }
     engine::NodePtr version = n;
     for (; version->kind == engine::NodeKind::Assign; version = version->children[0]) {
       Pick in_value;
@@ -299,7 +337,7 @@ engine::NodePtr with_source(const engine::NodePtr& node, const Pick& pick,
     source.view.dtype = node->dtype;
     source.view.length = node->length;
   }
-  if (!narrowed(&source.view, pick)) return viewed;
+  if (!picked_from(&source.view, pick)) return viewed;
   auto out = std::make_shared<engine::Node>(*viewed);
   out->kept_holder = nullptr;  // a new node: its lazy value gives it one (kept_holders.hpp)
   out->source = std::make_shared<const engine::ViewSource>(std::move(source));
@@ -325,7 +363,8 @@ SEXP lazy_view_entry(SEXP x, SEXP index, SEXP min_length, SEXP attributes) {
   return with_warnings([&](unsigned* warnings) -> SEXP {
     if (!viewable(x)) return R_NilValue;
     Pick pick;
-    if (!pick_of(index, state_of(x).length, &pick)) return R_NilValue;
+    const R_xlen_t n = state_of(x).length;
+    if (!pick_of(index, n, &pick) && !backward_pick_of(index, n, &pick)) return R_NilValue;
     return picked_view(x, pick, Rf_asReal(min_length), attributes, warnings);
   });
 }

@@ -138,6 +138,47 @@ bool pick_of(SEXP index, R_xlen_t length, Pick* pick) {
   return pick->row_roll != 0;
 }
 
+bool backward_pick_of(SEXP index, R_xlen_t length, Pick* pick) {
+  if (TYPEOF(index) != INTSXP && TYPEOF(index) != REALSXP) return false;
+  const R_xlen_t n = XLENGTH(index);
+  if (n < 2) return false;
+  int from = 0, step = 0;
+  if (compact_sequence(index, &from, &step) && step == -1) {  // R's b:a, not expanded
+    if (!(static_cast<double>(from) <= static_cast<double>(length) && from - n + 1 >= 1)) {
+      return false;
+    }
+    *pick = Pick();
+    pick->first = from - n;
+    pick->rows = n;
+    pick->rows_backward = true;
+    return true;
+  }
+  const double limit = static_cast<double>(length);
+  double previous = 0, by = 0;
+  R_xlen_t count = 0;
+  const bool ok = each_position(index, [&](double p) {
+    if (!(p >= 1 && p <= limit) || p != std::trunc(p)) return false;
+    if (count == 1) by = p - previous;
+    if (count >= 1 && (p - previous != by || !(by < 0))) return false;
+    previous = p;
+    ++count;
+    return true;
+  });
+  if (!ok) return false;
+  *pick = Pick();
+  pick->first = static_cast<R_xlen_t>(previous) - 1;  // the lowest position
+  if (by == -1) {
+    pick->rows = n;
+    pick->rows_backward = true;
+  } else {
+    pick->rows = 1;
+    pick->columns = n;
+    pick->step = static_cast<R_xlen_t>(-by);
+    pick->columns_backward = true;
+  }
+  return true;
+}
+
 namespace {
 
 // .Call(C_subscript_pick, index, extent): c(first, rows, columns, step, roll) of

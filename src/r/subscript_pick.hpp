@@ -17,13 +17,19 @@ namespace r {
 // run is its element (k + row_roll) % rows, and run k is run (k + column_roll) %
 // columns. With `planes` > 1 (the block of a three-dimensional array,
 // a[i:j, k:l, m:n]; never rolled) those runs repeat `planes` times, each time
-// `plane_step` elements after the previous.
+// `plane_step` elements after the previous. For views only (one level of runs, never
+// rolled): the elements of a run may be `row_step` apart (m[seq(1, n, 2), j:k]), and
+// read backwards (x[b:a], m[n:1, ]) the elements of each run come last to first
+// (rows_backward) or the runs do (columns_backward).
 struct Pick {
   R_xlen_t first = 0, rows = 0, columns = 1, step = 0;
   R_xlen_t row_roll = 0, column_roll = 0;
   R_xlen_t planes = 1, plane_step = 0;
+  R_xlen_t row_step = 1;
+  bool rows_backward = false, columns_backward = false;
   R_xlen_t length() const { return rows * columns * planes; }
   bool rolled() const { return row_roll != 0 || column_roll != 0; }
+  bool backward() const { return rows_backward || columns_backward; }
 };
 
 // What `index` picks from a vector of `length` elements, if it picks regular runs
@@ -31,6 +37,12 @@ struct Pick {
 // beyond the end, mixed signs, fractions, logical or character subscripts, an order
 // other than increasing) is left to R.
 bool pick_of(SEXP index, R_xlen_t length, Pick* pick);
+
+// What `index` picks when it counts down at a regular distance (x[b:a],
+// x[seq(b, a, by = -k)]; at least two positions, all in range): one run read
+// backwards, or single elements k apart taken last to first. Only views read
+// such picks; pick_of() sets neither backward flag.
+bool backward_pick_of(SEXP index, R_xlen_t length, Pick* pick);
 
 }  // namespace r
 }  // namespace gufunc

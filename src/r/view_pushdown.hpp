@@ -62,6 +62,12 @@ engine::NodePtr pushed_down(const engine::NodePtr& node, Change& change, Other& 
 // subassignment (computed when a view asks for it).
 bool viewable(SEXP x);
 
+// `view` (a block of columns, or one run) read with its runs' elements last to
+// first (rows_backward) and/or its runs last to first (columns_backward), in place;
+// false for a view a stride cannot reorder (a repetition, a circular shift, planes,
+// a file of bytes). rev(x) reads both backwards. (lazy_reorder_view.cpp)
+bool read_backwards(engine::View* view, bool rows_backward, bool columns_backward);
+
 // rep(x, times = k) (e == 1) or rep(x, each = e) (k == 1) of `x` (of length >= 2)
 // as a lazy view of its memory: outer(x, y, f) reads x and y this way, so f(x, y)
 // fuses without the two n * m copies. `x` is a plain vector, or a lazy one whose

@@ -55,7 +55,8 @@ test_that("the operations under test are deferred on lazy operands", {
     cumsum = cumsum(x), cumprod = cumprod(x), cummax = cummax(x), cummin = cummin(x),
     "x[-1]" = x[-1], "x[-n]" = x[-4], rev = rev(x), diff = diff(x),
     "m[2:3, 2:4]" = m[2:3, 2:4], "t(m)" = t(m), shift = m[, c(5, 1:4)],
-    "x[seq]" = x[seq(1, 4, by = 2)],
+    "x[seq]" = x[seq(1, 4, by = 2)], "x[4:2]" = x[4:2], "m[4:1, 5:2]" = m[4:1, 5:2],
+    "m[seq(1, 4, 2), 2:4]" = m[seq(1, 4, 2), 2:4],
     ifelse = ifelse(lazy(c(TRUE, NA, FALSE, TRUE)), 1, 2),
     pmax = pmax(x, 0), pmin = pmin(x, 0, na.rm = TRUE),
     chain = pmax(cumsum(x) - cummax(x), 0)
@@ -297,7 +298,11 @@ test_that("views: rev, head/tail with negative n, negative and regular subscript
     "head(x, -100)" = function(x) head(x, -100),
     "tail(x, 0)" = function(x) tail(x, 0),
     "rev(x) * 2" = function(x) rev(x) * 2,
-    "x[-1] - x[-n]" = function(x) x[-1] - x[-length(x)]
+    "x[-1] - x[-n]" = function(x) x[-1] - x[-length(x)],
+    "x[n:1]" = function(x) x[length(x):1],
+    "x[4:2]" = function(x) x[4:2],
+    "x[seq(n, 1, by = -2)]" = function(x) x[seq(length(x), 1, by = -2)],
+    "x[n:1] - x" = function(x) x[length(x):1] - x
   )
   for (k in names(vw)) {
     cases$add(paste(k, "named doubles"), vw[[k]], list(v))
@@ -322,7 +327,13 @@ test_that("views: rev, head/tail with negative n, negative and regular subscript
     "tail(m, -3)" = function(m) tail(m, -3),
     "rev(m)" = function(m) rev(m),
     "m[2:3, 2:5] + 1" = function(m) m[2:3, 2:5] + 1,
-    "shifted difference" = function(m) m[, c(ncol(m), 1:(ncol(m) - 1))] - m
+    "shifted difference" = function(m) m[, c(ncol(m), 1:(ncol(m) - 1))] - m,
+    "m[nrow(m):1, ]" = function(m) m[nrow(m):1, ],
+    "m[, ncol(m):1]" = function(m) m[, ncol(m):1],
+    "m[3:1, 5:2]" = function(m) m[3:1, 5:2],
+    "m[3:2, 4]" = function(m) m[3:2, 4],
+    "m[seq(1, nrow(m), 2), 2:5]" = function(m) m[seq(1, nrow(m), 2), 2:5],
+    "m[seq(nrow(m), 1, by = -2), 4:2] * 2" = function(m) m[seq(nrow(m), 1, by = -2), 4:2] * 2
   )
   for (k in names(mv)) {
     cases$add(paste(k, "doubles with dimnames"), mv[[k]], list(m))
@@ -338,6 +349,10 @@ test_that("views: rev, head/tail with negative n, negative and regular subscript
   ml <- matrix(long[1:70000], 350)
   cases$grid("long m[2:300, 10:190]", mv[["m[2:3, 2:5]"]], list(ml), min_length = 65536)
   cases$grid("long column shift", mv[["column shift"]], list(ml), min_length = 65536)
+  cases$grid("long x[n:1] - x", vw[["x[n:1] - x"]], list(long), min_length = 65536)
+  cases$grid("long m[300:2, 190:10]", function(m) m[300:2, 190:10], list(ml))
+  cases$grid("long m[seq(1, 349, 3), 2:190] + m[seq(349, 1, by = -3), 190:2]",
+             function(m) m[seq(1, 349, 3), 2:190] + m[seq(349, 1, by = -3), 190:2], list(ml))
   expect_no_mismatches(cases, 2.2e6)
 })
 

@@ -134,4 +134,9 @@ test_that("transposed and reversed views are written as subsets of their variabl
   a <- lazy(v)
   x <- rev(a) - a
   expect_code_computes(lazy_plan(x), x, list(a = v))
+  # Runs read backwards or spaced (m[n:1, ], m[, k:1], m[seq(n, 1, by = -3), j:k]).
+  expect_code_computes(lazy_plan(lm[100:1, ] * 2), lm[100:1, ] * 2, list(lm = M))
+  expect_code_computes(lazy_plan(lm[, 2000:1] + 1), lm[, 2000:1] + 1, list(lm = M))
+  y <- lm[seq(100, 1, by = -3), 7:40] - lm[seq(1, 100, by = 3), 40:7]
+  expect_code_computes(lazy_plan(y), y, list(lm = M))
 })
