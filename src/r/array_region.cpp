@@ -258,8 +258,7 @@ ArraySubscripts read_array_subscripts(SEXP x, SEXP frame, ArrayRegion* region) {
   if (runs.size() != d.size()) return ArraySubscripts::kOther;
   bool rolled = false;
   for (const Run& r : runs) rolled = rolled || r.roll != 0;
-  if (!numbers ||
-      !(rolled ? rolled_pick(d, runs, region->pick) : block_pick(d, runs, region))) {
+  if (!numbers || !(rolled ? rolled_pick(d, runs, region->pick) : block_pick(d, runs, region))) {
     return ArraySubscripts::kIrregular;
   }
   return ArraySubscripts::kBlock;

@@ -1,9 +1,9 @@
-// t(), aperm() and rev() of a lazy vector as views (and runs read backwards, x[n:1]): the same elements in another
-// order, read in place with a stride (engine/graph.hpp) rather than copied. Of a
-// deferred element-wise expression the view is the same expression over the
-// reordered operands (view_pushdown.hpp), so t(x) * 2 + y fuses into one kernel.
-// What the views cannot pass (a reduction, a gufunc, a subassignment, a repetition
-// or rolled view) is computed once, and its values viewed.
+// t(), aperm() and rev() of a lazy vector as views (and runs read backwards, x[n:1]):
+// the same elements in another order, read in place with a stride (engine/graph.hpp)
+// rather than copied. Of a deferred element-wise expression the view is the same
+// expression over the reordered operands (view_pushdown.hpp), so t(x) * 2 + y fuses
+// into one kernel. What the views cannot pass (a reduction, a gufunc, a
+// subassignment, a repetition or rolled view) is computed once, and its values viewed.
 #include <functional>
 
 #include "r/call_registry.hpp"
@@ -53,9 +53,7 @@ bool transposed(engine::View* view, intptr_t nr, intptr_t nc) {
 }
 
 // `view` read backwards: from its last element, every stride negated.
-bool reversed(engine::View* view) {
-  return view->length >= 2 && read_backwards(view, true, true);
-}
+bool reversed(engine::View* view) { return view->length >= 2 && read_backwards(view, true, true); }
 
 // The view of lazy vector x that `change` makes of every input of its graph.
 SEXP reordered_view(SEXP x, const std::function<bool(engine::View*)>& change, SEXP min_length,

@@ -1,6 +1,7 @@
 // Views: a subset of a lazy vector that picks one run of consecutive elements
-// (x[a:b], x[-1], x[-n], x[-(1:k)], m[, j:k], a[, , i], or backwards: x[b:a]) or runs of equal length at
-// a regular distance (m[i:j, k:l], x[seq(a, b, by)], m[i, ]), or planes of such runs
+// (x[a:b], x[-1], x[-n], x[-(1:k)], m[, j:k], a[, , i], or backwards: x[b:a]) or
+// runs of equal length at a regular distance (m[i:j, k:l], x[seq(a, b, by)],
+// m[i, ], m[seq(1, n, 2), j:k]), or planes of such runs
 // (a[i:j, k:l, m:n], of contiguous memory only) is, for values at hand
 // (lazy(x), a materialized value, a contiguous view), a lazy input over the same
 // memory (a block view: engine/graph.hpp), not a copy; for a deferred element-wise
