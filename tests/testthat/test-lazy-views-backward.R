@@ -152,3 +152,31 @@ test_that("subassignments counting down or spaced keep base R's order of writes"
   u[n:2] <- u[1:(n - 1)]
   expect_identical(materialize(z), u)
 })
+
+test_that("writes whose values read the same memory backwards give base R's result", {
+  big <- runif(20000)
+  bm <- matrix(big, 200)
+  n <- length(big)
+  vector_cases <- list(
+    function(z) { z[2:n] <- z[(n - 1):1]; z },
+    function(z) { z[1:(n - 1)] <- z[n:2] * 2 + z[1:(n - 1)]; z },
+    function(z) { z[seq(1, n, 2)] <- z[seq(n, 2, by = -2)]; z },
+    function(z) { for (i in 1:5) z[2:n] <- z[(n - 1):1] + i; z }
+  )
+  matrix_cases <- list(
+    function(M) { M[2:200, ] <- M[199:1, ]; M },
+    function(M) { M[, 1:99] <- M[, 100:2] * 2 - M[, 1:99]; M },
+    function(M) { M[1:199, 2:100] <- M[200:2, 99:1] + 1; M },
+    function(M) { M[seq(1, 199, 2), 2:100] <- M[seq(200, 2, by = -2), 99:1]; M },
+    function(M) { for (i in 1:4) M[2:200, ] <- M[199:1, ] / 2 + M[1:199, ]; M }
+  )
+  for (min_length in c(1, 65536)) {
+    for (block in list(NULL, 7L)) {
+      withr::local_options(gufunc.lazy_min_length = min_length, gufunc.block_size = block)
+      for_threads({
+        for (f in vector_cases) expect_identical(materialize(f(lazy(big))), f(big))
+        for (f in matrix_cases) expect_identical(materialize(f(lazy(bm))), f(bm))
+      })
+    }
+  }
+})
