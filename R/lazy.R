@@ -51,8 +51,8 @@
 #' runs, as `a[2:5, , , ]` of a 4-D array does), or all of a vector or
 #' of the first two dimensions shifted circularly (`x[c(n, 1:(n - 1))]`,
 #' `a[c(2:n, 1), c(m, 1:(m - 1)), k]`), or runs counting down (`x[n:1]`,
-#' `x[seq(b, a, by = -k)]`, `m[n:1, ]`, `m[, k:1]`, `a[, , k:1]`), or equally spaced
-#' rows of a block (`m[seq(1, n, 2), j:k]`), is a view, still lazy,
+#' `x[seq(b, a, by = -k)]`, `m[n:1, ]`, `m[, k:1]`, `a[, , k:1]`, `a[2:9, 5:2, 8:3]`), or
+#' equally spaced rows of a block (`m[seq(1, n, 2), j:k]`), is a view, still lazy,
 #' with base R's attributes: of values at hand (`lazy(x)`, a materialized value),
 #' the same memory, not a copy; of a deferred element-wise expression, the
 #' expression over the picked elements. So `sum((x[-1] - x[-n])^2)` is one pass

@@ -74,7 +74,9 @@ std::string input_text(const View& view) {
   } else if (view.has_planes()) {
     text += " (view: " + std::to_string(view.length / view.rows / view.plane_columns) +
             " planes of " + std::to_string(view.plane_columns) + " columns of " +
-            std::to_string(view.rows) + " elements)";
+            std::to_string(view.rows) + " elements" +
+            (view.column_step < 0 ? ", each plane's last column first" : "") +
+            (view.plane_step < 0 ? ", last plane first" : "") + ")";
   } else if (view.is_block()) {
     text += " (view: " + std::to_string(view.length / view.rows) + " columns of " +
             std::to_string(view.rows) +

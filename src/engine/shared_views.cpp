@@ -101,7 +101,7 @@ bool dense_view(const View& view) {
 void source_range(const View& view, intptr_t pos, intptr_t count, intptr_t* from, intptr_t* to) {
   const intptr_t es = static_cast<intptr_t>(dtype_size(view.dtype));
   if (view.is_rolled() || view.is_strided() || (view.is_block() && view.column_step < 0) ||
-      count <= 0) {
+      (view.has_planes() && view.plane_step < 0) || count <= 0) {
     // Not increasing (x[n:1, ] reads its columns last to first): all it spans.
     *from = (view.offset + view.lowest_byte()) / es;
     *to = *from + view.span_bytes() / es;

@@ -102,9 +102,9 @@ bool picks_nothing(const std::vector<Run>& runs) {
 // runs of 4 at one step): at most two levels may remain, columns and planes of them
 // (a[i:j, k:l, m:n]). Equally spaced indices of the inner dimension are such runs
 // themselves, and then no other dimension may pick several. A dimension counting
-// down is read backwards (region's flags): the first dimension's run, or one level
-// of runs that joins no other. False when the picked elements have another shape;
-// region->pick receives the block.
+// down is read backwards (region's flags): the first dimension's run (without
+// planes), or a level of runs that joins no other. False when the picked elements have another
+// shape; region->pick receives the block.
 bool block_pick(const std::vector<double>& d, const std::vector<Run>& runs, ArrayRegion* region) {
   double* pick = region->pick;
   const size_t rank = d.size();
@@ -147,12 +147,19 @@ bool block_pick(const std::vector<double>& d, const std::vector<Run>& runs, Arra
       region->columns_backward = in.by < 0;
       return true;
     }
-    // Runs of the first dimension's indices, row_step apart, at one level's step.
-    if (inner != 0 || levels.size() != 1) return false;
-    pick[0] = first, pick[1] = in.n, pick[2] = levels[0].count, pick[3] = levels[0].step;
-    region->row_step = in_by;
-    region->rows_backward = in.by < 0;
-    region->columns_backward = levels[0].backward;
+    if (levels.size() != 1) return false;
+    if (inner == 0) {  // runs of the first dimension's indices, row_step apart
+      pick[0] = first, pick[1] = in.n, pick[2] = levels[0].count, pick[3] = levels[0].step;
+      region->row_step = in_by;
+      region->rows_backward = in.by < 0;
+      region->columns_backward = levels[0].backward;
+      return true;
+    }
+    // Those runs of stride[inner] elements, and planes of them at one level's step.
+    pick[0] = first, pick[1] = stride[inner], pick[2] = in.n, pick[3] = stride[inner] * in_by;
+    pick[4] = levels[0].count, pick[5] = levels[0].step;
+    region->columns_backward = in.by < 0;
+    region->planes_backward = levels[0].backward;
     return true;
   }
   double rows = stride[inner] * in.n;
@@ -167,14 +174,15 @@ bool block_pick(const std::vector<double>& d, const std::vector<Run>& runs, Arra
       kept.push_back(l);
     }
   }
-  if (kept.size() > 2) return false;
-  const bool backward_level = !kept.empty() && (kept[0].backward || kept.back().backward);
-  if ((in.by < 0 || backward_level) && kept.size() > 1) return false;  // one level only
+  // (Elements of a run read backwards only without planes: a view in planes reads
+  // its runs forwards.)
+  if (kept.size() > 2 || (in.by < 0 && kept.size() > 1)) return false;
   pick[0] = first, pick[1] = rows, pick[2] = 1, pick[3] = 0;
   if (kept.size() >= 1) pick[2] = kept[0].count, pick[3] = kept[0].step;
   if (kept.size() == 2) pick[4] = kept[1].count, pick[5] = kept[1].step;
   region->rows_backward = in.by < 0;
-  region->columns_backward = backward_level;
+  region->columns_backward = !kept.empty() && kept[0].backward;
+  region->planes_backward = kept.size() == 2 && kept[1].backward;
   return true;
 }
 

@@ -25,7 +25,8 @@ struct Run {
 // `planes` times, `plane_step` apart (a circular shift of the first two
 // dimensions: the block it rolls, in one plane). Where dimensions count down, the
 // block is read backwards: each run last to first (rows_backward, the first
-// dimension's) or the runs (columns_backward, one later dimension's); equally
+// dimension's, without planes), the runs (columns_backward) or the planes
+// (planes_backward), each a later dimension's; equally
 // spaced indices of the first dimension with one later dimension picking several
 // (m[seq(1, n, 2), j:k]) are runs of elements `row_step` apart. Only views read
 // such regions.
@@ -34,7 +35,7 @@ struct ArrayRegion {
   int drop = TRUE;
   double pick[6] = {0, 0, 0, 0, 1, 0};
   double row_step = 1;
-  bool rows_backward = false, columns_backward = false;
+  bool rows_backward = false, columns_backward = false, planes_backward = false;
 };
 
 enum class ArraySubscripts {

@@ -141,6 +141,7 @@ SEXP lazy_array_view_entry(SEXP x, SEXP frame) {
     pick.row_step = static_cast<R_xlen_t>(region.row_step);
     pick.rows_backward = region.rows_backward;
     pick.columns_backward = region.columns_backward;
+    pick.planes_backward = region.planes_backward;
     SEXP attributes = PROTECT(view_attributes(x, region));
     SEXP view = picked_view(x, pick, lazy_min_length(), attributes, warnings);
     UNPROTECT(1);

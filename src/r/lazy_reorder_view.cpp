@@ -112,6 +112,27 @@ bool read_backwards(engine::View* view, bool rows_backward, bool columns_backwar
   return true;
 }
 
+bool planes_backwards(engine::View* view, bool columns_backward, bool planes_backward) {
+  if (!view->has_planes() || view->is_strided() || view->is_rolled() || view->each != 1 ||
+      view->bytes || view->length % (view->rows * view->plane_columns) != 0) {
+    return false;
+  }
+  const intptr_t size = static_cast<intptr_t>(dtype_size(view->dtype));
+  const intptr_t planes = view->length / (view->rows * view->plane_columns);
+  intptr_t last = 0;  // the first element read, in elements from the old first
+  if (columns_backward && view->plane_columns > 1) {
+    last += (view->plane_columns - 1) * view->column_step;
+    view->column_step = -view->column_step;
+  }
+  if (planes_backward && planes > 1) {
+    last += (planes - 1) * view->plane_step;
+    view->plane_step = -view->plane_step;
+  }
+  if (view->data != nullptr) view->data += last * size;
+  view->offset += last * size;
+  return true;
+}
+
 }  // namespace r
 }  // namespace gufunc
 

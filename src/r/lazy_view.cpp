@@ -141,9 +141,13 @@ bool narrowed(engine::View* view, const Pick& pick) {
 bool picked_from(engine::View* view, const Pick& pick) {
   if (!pick.backward()) return narrowed(view, pick);
   Pick forward = pick;
-  forward.rows_backward = forward.columns_backward = false;
-  return !pick.rolled() && pick.planes == 1 && narrowed(view, forward) &&
-         read_backwards(view, pick.rows_backward, pick.columns_backward);
+  forward.rows_backward = forward.columns_backward = forward.planes_backward = false;
+  if (pick.rolled() || !narrowed(view, forward)) return false;
+  if (pick.planes > 1) {
+    return !pick.rows_backward &&
+           planes_backwards(view, pick.columns_backward, pick.planes_backward);
+  }
+  return read_backwards(view, pick.rows_backward, pick.columns_backward);
 }
 
 // Where the runs a pick picks lie against the positions a subassignment writes.

@@ -17,19 +17,20 @@ namespace r {
 // run is its element (k + row_roll) % rows, and run k is run (k + column_roll) %
 // columns. With `planes` > 1 (the block of a three-dimensional array,
 // a[i:j, k:l, m:n]; never rolled) those runs repeat `planes` times, each time
-// `plane_step` elements after the previous. For views only (one level of runs, never
-// rolled): the elements of a run may be `row_step` apart (m[seq(1, n, 2), j:k]), and
-// read backwards (x[b:a], m[n:1, ]) the elements of each run come last to first
-// (rows_backward) or the runs do (columns_backward).
+// `plane_step` elements after the previous. For views only (never rolled): the
+// elements of a run may be `row_step` apart (m[seq(1, n, 2), j:k]; no planes), and
+// read backwards (x[b:a], m[n:1, ], a[, , k:1]) the elements of each run come last to
+// first (rows_backward; no planes), the runs do (columns_backward) or the planes
+// (planes_backward).
 struct Pick {
   R_xlen_t first = 0, rows = 0, columns = 1, step = 0;
   R_xlen_t row_roll = 0, column_roll = 0;
   R_xlen_t planes = 1, plane_step = 0;
   R_xlen_t row_step = 1;
-  bool rows_backward = false, columns_backward = false;
+  bool rows_backward = false, columns_backward = false, planes_backward = false;
   R_xlen_t length() const { return rows * columns * planes; }
   bool rolled() const { return row_roll != 0 || column_roll != 0; }
-  bool backward() const { return rows_backward || columns_backward; }
+  bool backward() const { return rows_backward || columns_backward || planes_backward; }
 };
 
 // What `index` picks from a vector of `length` elements, if it picks regular runs

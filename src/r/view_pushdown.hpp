@@ -68,6 +68,10 @@ bool viewable(SEXP x);
 // a file of bytes). rev(x) reads both backwards. (lazy_reorder_view.cpp)
 bool read_backwards(engine::View* view, bool rows_backward, bool columns_backward);
 
+// `view` (a block in planes of columns) read with the columns of each plane last to
+// first and/or its planes last to first, in place; false for another view.
+bool planes_backwards(engine::View* view, bool columns_backward, bool planes_backward);
+
 // rep(x, times = k) (e == 1) or rep(x, each = e) (k == 1) of `x` (of length >= 2)
 // as a lazy view of its memory: outer(x, y, f) reads x and y this way, so f(x, y)
 // fuses without the two n * m copies. `x` is a plain vector, or a lazy one whose

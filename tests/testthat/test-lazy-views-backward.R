@@ -72,9 +72,20 @@ test_that("matrix and array subscripts counting down are views with base R's att
                  quote(A[7:3, , 2]), quote(A[, 6:1, 2]), quote(A[10:1, 2:5, 3]))) {
     expect_backward_view(eval(s), eval(s, list(A = a)), deparse(s))
   }
-  # Shapes no single view reads keep base R's values.
+  # Planes of columns read backwards, either or both (contiguous runs forwards).
   for (s in list(quote(A[, 6:1, ]), quote(A[3:7, 2:3, 10:1]), quote(A[, 6:1, 2:4]),
-                 quote(A[seq(1, 9, 2), 2:3, 1:2]), quote(A[2, seq(1, 5, 2), 2:3]))) {
+                 quote(A[2:9, 5:2, 8:3]), quote(A[2:9, 2:5, 8:3]), quote(A[, 6:1, 4:2]),
+                 quote(A[, seq(1, 6, 2), 2:3]), quote(A[, seq(6, 1, by = -2), 3:2]))) {
+    expect_backward_view(eval(s), eval(s, list(A = a)), deparse(s))
+  }
+  b <- array(v[1:360], c(3, 4, 5, 6))
+  B <- lazy(b)
+  for (s in list(quote(B[, , 5:1, 2]), quote(B[, 4:1, , 2]), quote(B[2:3, , 5:2, 4]))) {
+    expect_backward_view(eval(s), eval(s, list(B = b)), deparse(s))
+  }
+  # Shapes no single view reads keep base R's values.
+  for (s in list(quote(A[10:1, 2:3, 1:2]), quote(A[seq(1, 9, 2), 2:3, 1:2]),
+                 quote(A[2, seq(1, 5, 2), 2:3]), quote(B[2:3, , 5:2, 6:4]))) {
     expect_identical(materialize(eval(s)), eval(s, list(A = a)), info = deparse(s))
   }
 })
@@ -130,6 +141,9 @@ test_that("the plan says how a view reads", {
   expect_match(lazy_plan(M[seq(1, 39, 2), 3:9] + 1)$inputs, "20 elements 2 apart", all = FALSE)
   expect_match(lazy_plan(M[seq(39, 1, by = -2), 3:9] + 1)$inputs, "2 apart, each read backwards",
                all = FALSE)
+  A <- lazy(a)
+  expect_match(lazy_plan(A[2:9, 5:2, 8:3] + 1)$inputs,
+               "each plane's last column first, last plane first", all = FALSE)
 })
 
 test_that("subassignments counting down or spaced keep base R's order of writes", {
@@ -163,6 +177,11 @@ test_that("writes whose values read the same memory backwards give base R's resu
     function(z) { z[seq(1, n, 2)] <- z[seq(n, 2, by = -2)]; z },
     function(z) { for (i in 1:5) z[2:n] <- z[(n - 1):1] + i; z }
   )
+  ba <- array(big, c(20, 25, 40))
+  array_cases <- list(
+    function(A) { A[, 1:24, 2:40] <- A[, 25:2, 39:1] * 2; A },
+    function(A) { A[2:19, seq(1, 25, 2), 1:39] <- A[1:18, seq(25, 1, by = -2), 40:2]; A }
+  )
   matrix_cases <- list(
     function(M) { M[2:200, ] <- M[199:1, ]; M },
     function(M) { M[, 1:99] <- M[, 100:2] * 2 - M[, 1:99]; M },
@@ -176,6 +195,7 @@ test_that("writes whose values read the same memory backwards give base R's resu
       for_threads({
         for (f in vector_cases) expect_identical(materialize(f(lazy(big))), f(big))
         for (f in matrix_cases) expect_identical(materialize(f(lazy(bm))), f(bm))
+        for (f in array_cases) expect_identical(materialize(f(lazy(ba))), f(ba))
       })
     }
   }
