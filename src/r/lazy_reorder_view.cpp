@@ -87,27 +87,31 @@ SEXP lazy_reverse_view_entry(SEXP x, SEXP min_length, SEXP attributes) {
 
 }  // namespace
 
+namespace {
+
+// One level of `view` (its rows, columns or planes: `count` of them, `*step`
+// elements apart) read last to first: *step negated, and the view moved on to where
+// its last one starts.
+void count_down(engine::View* view, intptr_t count, intptr_t* step) {
+  if (count < 2) return;
+  const intptr_t bytes = (count - 1) * *step * static_cast<intptr_t>(dtype_size(view->dtype));
+  if (view->data != nullptr) view->data += bytes;  // (no memory: generated)
+  view->offset += bytes;                           // as blockability.hpp counts them
+  *step = -*step;
+}
+
+}  // namespace
+
 bool read_backwards(engine::View* view, bool rows_backward, bool columns_backward) {
   if (!reorderable(*view)) return false;
   if (view->length < 2 || !(rows_backward || columns_backward)) return true;
-  const intptr_t size = static_cast<intptr_t>(dtype_size(view->dtype));
   if (!view->is_block()) {  // one column
     view->rows = view->length;
     view->column_step = view->length;
   }
   if (view->length % view->rows != 0) return false;
-  const intptr_t columns = view->length / view->rows;
-  intptr_t last = 0;  // the first element read, in elements from the old first
-  if (rows_backward && view->rows > 1) {
-    last += (view->rows - 1) * view->row_stride;
-    view->row_stride = -view->row_stride;
-  }
-  if (columns_backward && columns > 1) {
-    last += (columns - 1) * view->column_step;
-    view->column_step = -view->column_step;
-  }
-  if (view->data != nullptr) view->data += last * size;  // (no memory: generated)
-  view->offset += last * size;                           // bytes, as blockability.hpp counts them
+  if (rows_backward) count_down(view, view->rows, &view->row_stride);
+  if (columns_backward) count_down(view, view->length / view->rows, &view->column_step);
   simplify(view);
   return true;
 }
@@ -117,19 +121,9 @@ bool planes_backwards(engine::View* view, bool columns_backward, bool planes_bac
       view->bytes || view->length % (view->rows * view->plane_columns) != 0) {
     return false;
   }
-  const intptr_t size = static_cast<intptr_t>(dtype_size(view->dtype));
   const intptr_t planes = view->length / (view->rows * view->plane_columns);
-  intptr_t last = 0;  // the first element read, in elements from the old first
-  if (columns_backward && view->plane_columns > 1) {
-    last += (view->plane_columns - 1) * view->column_step;
-    view->column_step = -view->column_step;
-  }
-  if (planes_backward && planes > 1) {
-    last += (planes - 1) * view->plane_step;
-    view->plane_step = -view->plane_step;
-  }
-  if (view->data != nullptr) view->data += last * size;
-  view->offset += last * size;
+  if (columns_backward) count_down(view, view->plane_columns, &view->column_step);
+  if (planes_backward) count_down(view, planes, &view->plane_step);
   return true;
 }
 
