@@ -101,10 +101,11 @@ bool picks_nothing(const std::vector<Run>& runs) {
 // the span of the level below it joins that level (a[2:5, , , ] of a 4-D array is
 // runs of 4 at one step): at most two levels may remain, columns and planes of them
 // (a[i:j, k:l, m:n]). Equally spaced indices of the inner dimension are such runs
-// themselves, and then no other dimension may pick several. A dimension counting
-// down is read backwards (region's flags): the first dimension's run (without
-// planes), or a level of runs that joins no other. False when the picked elements have another
-// shape; region->pick receives the block.
+// themselves (with at most one more level, as planes or, for the first dimension, as
+// columns of spaced runs). A dimension counting down is read backwards (region's
+// flags): the first dimension's run (without planes), or a level of runs that joins
+// no other. False when the picked elements have another shape; region->pick
+// receives the block.
 bool block_pick(const std::vector<double>& d, const std::vector<Run>& runs, ArrayRegion* region) {
   double* pick = region->pick;
   const size_t rank = d.size();
@@ -142,24 +143,20 @@ bool block_pick(const std::vector<double>& d, const std::vector<Run>& runs, Arra
   const Run& in = runs[inner];
   const double in_by = std::fabs(in.by);
   if ((in_by > 1 || (in.by < 0 && inner > 0)) && in.n > 1) {
-    if (levels.empty()) {
-      pick[0] = first, pick[1] = stride[inner], pick[2] = in.n, pick[3] = stride[inner] * in_by;
-      region->columns_backward = in.by < 0;
-      return true;
-    }
-    if (levels.size() != 1) return false;
-    if (inner == 0) {  // runs of the first dimension's indices, row_step apart
+    if (levels.size() > 1) return false;
+    if (levels.size() == 1 && inner == 0) {  // the first dimension's indices, row_step apart
       pick[0] = first, pick[1] = in.n, pick[2] = levels[0].count, pick[3] = levels[0].step;
       region->row_step = in_by;
       region->rows_backward = in.by < 0;
       region->columns_backward = levels[0].backward;
       return true;
     }
-    // Those runs of stride[inner] elements, and planes of them at one level's step.
     pick[0] = first, pick[1] = stride[inner], pick[2] = in.n, pick[3] = stride[inner] * in_by;
-    pick[4] = levels[0].count, pick[5] = levels[0].step;
     region->columns_backward = in.by < 0;
-    region->planes_backward = levels[0].backward;
+    if (levels.size() == 1) {  // planes of those runs at one level's step
+      pick[4] = levels[0].count, pick[5] = levels[0].step;
+      region->planes_backward = levels[0].backward;
+    }
     return true;
   }
   double rows = stride[inner] * in.n;

@@ -160,6 +160,13 @@ test_that("subassignments counting down or spaced keep base R's order of writes"
   w <- m
   w[seq(1, 39, 2), 4:6] <- w[seq(40, 2, by = -2), 6:4]
   expect_identical(materialize(y), w)
+  # Spaced indices past full dimensions with one more level write planes, deferred.
+  y <- lazy(a)
+  y[, seq(1, 6, 2), 2:3] <- y[, seq(6, 1, by = -2), 3:2] * 2
+  w <- a
+  w[, seq(1, 6, 2), 2:3] <- w[, seq(6, 1, by = -2), 3:2] * 2
+  expect_true(is_lazy(y))
+  expect_identical(materialize(y), w)
   z <- lazy(v)
   z[n:2] <- z[1:(n - 1)]
   u <- v
