@@ -26,10 +26,9 @@ struct Run {
 // dimensions: the block it rolls, in one plane). Where dimensions count down, the
 // block is read backwards: each run last to first (rows_backward, the first
 // dimension's, without planes), the runs (columns_backward) or the planes
-// (planes_backward), each a later dimension's; equally
-// spaced indices of the first dimension with one later dimension picking several
-// (m[seq(1, n, 2), j:k]) are runs of elements `row_step` apart. Only views read
-// such regions.
+// (planes_backward), each a later dimension's; equally spaced indices of the first
+// dimension with one later dimension picking several (m[seq(1, n, 2), j:k]) are
+// runs of elements `row_step` apart. Only views read such regions.
 struct ArrayRegion {
   std::vector<Run> runs;
   int drop = TRUE;

@@ -42,7 +42,7 @@ bool pick_of(SEXP index, R_xlen_t length, Pick* pick);
 // What `index` picks when it counts down at a regular distance (x[b:a],
 // x[seq(b, a, by = -k)]; at least two positions, all in range): one run read
 // backwards, or single elements k apart taken last to first. Only views read
-// such picks; pick_of() sets neither backward flag.
+// such picks; pick_of() sets no backward flag.
 bool backward_pick_of(SEXP index, R_xlen_t length, Pick* pick);
 
 }  // namespace r
