@@ -136,7 +136,9 @@
 #' `ifelse()`, `pmax()` and `pmin()` are deferred and fused too (see [base_masks]).
 #' Subassignment to a lazy `x` whose subscripts pick regular runs (`x[a:b] <- v`,
 #' `x[-1] <- v`, `x[] <- v`, `m[i:j, k:l] <- v`, `m[, c(1, n)] <- v`,
-#' `a[, , k] <- v`, `a[i:j, k:l, m:n] <- v`, `diag(m) <- v`) with a value of
+#' `a[, , k] <- v`, `a[i:j, k:l, m:n] <- v`, `diag(m) <- v`, and runs counting
+#' down: `x[n:1] <- v`, `m[n:1, ] <- v`, `m[, k:1] <- v`, `a[, , k:1] <- v`, with
+#' the value taken in that order, a view of a lazy `v`) with a value of
 #' `x`'s type or a lower one, of
 #' the region's length or length 1, is deferred: the result is a new lazy version of
 #' `x` (other references to the old `x` are unchanged, as in base R), computed when
@@ -169,7 +171,7 @@
 #' their arguments by position and evaluate them from left to right, as base R's.
 #' Other subassignments are base R's too
 #' (shorter or longer masks, names, positions past the end, values of a higher type
-#' or to be recycled): one
+#' or to be recycled, equally spaced rows of several columns): one
 #' copy of the values (a deferred `x` computed straight into it), and a lazy result
 #' when the write covers at least half of a
 #' large `x`, otherwise a plain one (a loop of small writes then runs as base R's,

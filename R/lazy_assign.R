@@ -1,6 +1,6 @@
 # Subassignment to a lazy value. x[i] <- value, x[i, j] <- value, x[] <- value,
 # a[, , k] <- value and a[i:j, k:l, m:n] <- value, where the subscripts pick regular
-# runs (as views do: up to three levels of them), record a
+# runs (as views do: up to three levels of them, counting up or down), record a
 # new version of x (src/r/lazy_assign.cpp): nothing is copied now, and the new
 # version is computed when it is needed, in one pass into its own memory, with a
 # deferred value computed straight into the positions it goes to. Where x's values
@@ -125,7 +125,32 @@ deferred_assign <- function(x, dots, frame, value, in_place = FALSE) {
   count <- region_count(where)
   if (count == 0) return(x) # picks nothing: x as it is, as in base R
   if (length(value) != count && length(value) != 1L) return(NULL)
+  if (length(where) == 7L) {
+    # Subscripts counting down: the same block written forwards, with the value in
+    # that order.
+    if (length(value) > 1L) value <- in_block_order(value, where)
+    where <- where[1:6]
+  }
   .Call(C_lazy_assign, x, where, value, attributes(x), in_place)
+}
+
+# `value` (as many elements as region `where` has, in the order of subscripts that
+# count down) in the block's own storage order: reversed within each level of the
+# block that where[7] says is filled last to first (1: the runs' elements, 2: the
+# runs, 4: the planes). Of a lazy value a view (lazy_view.R), of another a copy, as
+# base R's subassignment reads a value through the subscripts.
+in_block_order <- function(value, where) {
+  levels <- c(where[[2L]], where[[3L]], where[[5L]])
+  down <- bitwAnd(as.integer(where[[7L]]), c(1L, 2L, 4L)) != 0L
+  if (levels[3L] == 1) levels <- levels[1:2]
+  subscripts <- lapply(seq_along(levels), function(k) {
+    if (down[k]) levels[[k]]:1 else seq_len(levels[[k]])
+  })
+  if (!is_lazy(value)) value <- as.vector(value)
+  dim(value) <- levels
+  value <- do.call(`[`, c(list(value), subscripts, list(drop = FALSE)))
+  dim(value) <- NULL
+  value
 }
 
 # x[mask] <- value for a logical mask as long as x (r[is.infinite(r)] <- 0) and one
@@ -153,8 +178,9 @@ masked_assign <- function(x, dots, frame, value) {
 type_rank <- function(type) switch(type, logical = 1L, integer = 2L, double = 3L, 0L)
 
 # c(first, rows, columns, step) of the positions x[...] picks (first 0-based),
-# followed by c(planes, plane_step) for a block of planes (a[i:j, k:l, m:n]), or
-# NULL.
+# followed by c(planes, plane_step) for a block of planes (a[i:j, k:l, m:n]), and
+# by the levels filled last to first where subscripts count down (in_block_order());
+# or NULL.
 assigned_region <- function(x, dots, frame) {
   if (length(dots) == 2L) {
     args <- as.list(dots)[-1L]
@@ -165,7 +191,8 @@ assigned_region <- function(x, dots, frame) {
     if (!is.numeric(s) || !is.null(attributes(s))) return(NULL)
     pick <- .Call(C_subscript_pick, s, length(x))
     # A circular shift writes its values in another order: base R's.
-    return(if (!is.null(pick) && pick[5L] == 0) pick[1:4])
+    if (is.null(pick) || pick[5L] != 0) return(NULL)
+    return(if (pick[6L] == 0) pick[1:4] else c(pick[1:4], 1, 0, pick[6L]))
   }
   # Named subscripts (drop = among them) are base R's, which refuses them.
   if (!is.null(names(dots)) && any(names(dots)[-1L] != "")) return(NULL)
@@ -174,7 +201,7 @@ assigned_region <- function(x, dots, frame) {
 
 # Positions in region `where` (assigned_region()).
 region_count <- function(where) {
-  where[[2L]] * where[[3L]] * (if (length(where) == 6L) where[[5L]] else 1)
+  where[[2L]] * where[[3L]] * (if (length(where) >= 6L) where[[5L]] else 1)
 }
 
 # Elements between consecutive indices of each dimension of an array of dims `d`.

@@ -6,6 +6,7 @@
 
 #include <Rversion.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -283,20 +284,26 @@ namespace {
 
 // .Call(C_array_region, x, frame): what a subassignment x[...] <- value of array x
 // writes (read_array_subscripts()): c(first, rows, columns, step) of one block
-// (first 0-based), followed by c(planes, plane_step) for planes of blocks, or NULL
-// for anything else (other subscripts, other numbers, a circular shift, which
-// writes its values in another order), which base R's subassignment handles.
+// (first 0-based), followed by c(planes, plane_step) for planes of blocks, and by
+// a seventh number where subscripts count down (m[n:1, ] <- v): the block's levels
+// the value fills last to first, 1 its runs' elements, 2 its runs, 4 its planes
+// (summed); or NULL for anything else (other subscripts, other numbers, a circular
+// shift, equally spaced rows of several columns), which base R's subassignment
+// handles.
 SEXP array_region_entry(SEXP x, SEXP frame) {
   return guarded([&]() -> SEXP {
     ArrayRegion region;
     if (read_array_subscripts(x, frame, &region) != ArraySubscripts::kBlock) return R_NilValue;
     for (const Run& r : region.runs) {
-      if (r.roll != 0 || r.by < 0) return R_NilValue;  // (values written in another order)
+      if (r.roll != 0) return R_NilValue;  // (values written in another order)
     }
     if (region.row_step != 1) return R_NilValue;
-    const int n = region.pick[4] > 1 ? 6 : 4;
+    const int backward = (region.rows_backward ? 1 : 0) + (region.columns_backward ? 2 : 0) +
+                         (region.planes_backward ? 4 : 0);
+    const int n = backward != 0 ? 7 : region.pick[4] > 1 ? 6 : 4;
     SEXP where = alloc_vector(REALSXP, n);
-    for (int k = 0; k < n; ++k) REAL(where)[k] = region.pick[k];
+    for (int k = 0; k < std::min(n, 6); ++k) REAL(where)[k] = region.pick[k];
+    if (backward != 0) REAL(where)[6] = backward;
     return where;
   });
 }

@@ -28,7 +28,9 @@ struct Run {
 // dimension's, without planes), the runs (columns_backward) or the planes
 // (planes_backward), each a later dimension's; equally spaced indices of the first
 // dimension with one later dimension picking several (m[seq(1, n, 2), j:k]) are
-// runs of elements `row_step` apart. Only views read such regions.
+// runs of elements `row_step` apart. Views read such regions; a subassignment
+// writes a backward one counting up, its value reordered (R/lazy_assign.R), and
+// leaves spaced rows to base R.
 struct ArrayRegion {
   std::vector<Run> runs;
   int drop = TRUE;

@@ -181,20 +181,23 @@ bool backward_pick_of(SEXP index, R_xlen_t length, Pick* pick) {
 
 namespace {
 
-// .Call(C_subscript_pick, index, extent): c(first, rows, columns, step, roll) of
-// the regular runs (first 0-based) that `index` picks from `extent` elements, or
-// NULL; roll > 0: all of them, shifted circularly (c((roll + 1):n, 1:roll)).
+// .Call(C_subscript_pick, index, extent): c(first, rows, columns, step, roll,
+// backward) of the regular runs (first 0-based) that `index` picks from `extent`
+// elements, or NULL; roll > 0: all of them, shifted circularly (c((roll + 1):n,
+// 1:roll)); backward 1 (the run's elements) or 2 (single elements, last to first):
+// the same elements counting down (x[n:1]), the block's lowest one first.
 SEXP subscript_pick_entry(SEXP index, SEXP extent) {
   return guarded([&]() -> SEXP {
     Pick pick;
     const R_xlen_t n = static_cast<R_xlen_t>(Rf_asReal(extent));
-    if (!pick_of(index, n, &pick)) return R_NilValue;
-    SEXP out = PROTECT(alloc_vector(REALSXP, 5));
+    if (!pick_of(index, n, &pick) && !backward_pick_of(index, n, &pick)) return R_NilValue;
+    SEXP out = PROTECT(alloc_vector(REALSXP, 6));
     REAL(out)[0] = static_cast<double>(pick.first);
     REAL(out)[1] = static_cast<double>(pick.rows);
     REAL(out)[2] = static_cast<double>(pick.columns);
     REAL(out)[3] = static_cast<double>(pick.step);
     REAL(out)[4] = static_cast<double>(pick.row_roll);
+    REAL(out)[5] = (pick.rows_backward ? 1 : 0) + (pick.columns_backward ? 2 : 0);
     UNPROTECT(1);
     return out;
   });

@@ -41,8 +41,9 @@ bool pick_of(SEXP index, R_xlen_t length, Pick* pick);
 
 // What `index` picks when it counts down at a regular distance (x[b:a],
 // x[seq(b, a, by = -k)]; at least two positions, all in range): one run read
-// backwards, or single elements k apart taken last to first. Only views read
-// such picks; pick_of() sets no backward flag.
+// backwards, or single elements k apart taken last to first: views read such
+// picks, and subassignments write them counting up (R/lazy_assign.R). pick_of()
+// sets no backward flag.
 bool backward_pick_of(SEXP index, R_xlen_t length, Pick* pick);
 
 }  // namespace r

@@ -102,3 +102,43 @@ test_that("random subscripts of subsets (views of views) give base R's values", 
   }
   expect_identical(bad, character(0))
 })
+
+# x[subs] <- value evaluated by base R's `[<-` on x.
+assign_call <- function(x, subs, value) do.call(`[<-`, c(list(x), subs, list(value = value)))
+
+test_that("random subassignments of random arrays give base R's values and attributes", {
+  withr::local_options(gufunc.lazy_min_length = 0)
+  set.seed(20261203)
+  bad <- character(0)
+  lazy_results <- 0L  # writes that gave a lazy new version
+  for (case in 1:400) {
+    rank <- sample(1:4, 1)
+    d <- sample(1:7, rank, replace = TRUE)
+    n <- prod(d)
+    x <- array(c(runif(n - 1), NA)[seq_len(n)], d)
+    if (rank == 1 && runif(1) < 0.5) x <- as.vector(x)
+    if (rank >= 2 && runif(1) < 0.3) {
+      dimnames(x) <- lapply(d, function(e) paste0("n", seq_len(e)))
+    }
+    subs <- lapply(if (is.null(dim(x))) length(x) else dim(x), random_subscript)
+    count <- tryCatch(length(subset_call(x, subs, TRUE)), error = function(e) 0L)
+    value <- switch(sample.int(4, 1), runif(max(count, 1)), -1,
+                    sample(c(-5:5, NA), max(count, 1), TRUE), runif(max(count, 1)))
+    outcome <- function(f) tryCatch(f(), error = function(e) "error")
+    want <- outcome(function() assign_call(x, subs, value))
+    values <- list(plain = value, lazy = if (length(value) > 1) lazy(value) * 1 else value)
+    for (form in names(values)) {
+      got <- outcome(function() {
+        y <- assign_call(lazy(x), subs, values[[form]])
+        if (is_lazy(y)) lazy_results <<- lazy_results + 1L
+        materialize(y)
+      })
+      if (!identical(got, want)) {
+        bad <- c(bad, sprintf("case %d (%s value): dims %s, %s", case, form,
+                              paste(d, collapse = "x"), deparse(subs)))
+      }
+    }
+  }
+  expect_identical(bad, character(0))
+  expect_gt(lazy_results, 420) # 388 before writes counting down were deferred, 472 after
+})
