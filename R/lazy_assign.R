@@ -137,8 +137,8 @@ deferred_assign <- function(x, dots, frame, value, in_place = FALSE) {
 # `value` (as many elements as region `where` has, in the order of subscripts that
 # count down) in the block's own storage order: reversed within each level of the
 # block that where[7] says is filled last to first (1: the runs' elements, 2: the
-# runs, 4: the planes). Of a lazy value a view (lazy_view.R), of another a copy, as
-# base R's subassignment reads a value through the subscripts.
+# runs, 4: the planes). Of a lazy value a view (src/r/lazy_view.cpp), of another a
+# copy, as base R's subassignment reads a value through the subscripts.
 in_block_order <- function(value, where) {
   levels <- c(where[[2L]], where[[3L]], where[[5L]])
   down <- bitwAnd(as.integer(where[[7L]]), c(1L, 2L, 4L)) != 0L

@@ -159,3 +159,27 @@ test_that("writes counting down that the engine does not take stay base R's", {
     expect_identical(materialize(case[[2]](lazy(case[[1]]))), case[[2]](case[[1]]))
   }
 })
+
+test_that("a value's warnings are raised once, as base R raises them", {
+  withr::local_options(gufunc.lazy_min_length = 1)
+  negative <- matrix(c(-1, v[-1]), 60)
+  count_warnings <- function(code) {
+    texts <- character(0)
+    value <- withCallingHandlers(code, warning = function(w) {
+      texts <<- c(texts, conditionMessage(w))
+      invokeRestart("muffleWarning")
+    })
+    list(value = value, warnings = texts)
+  }
+  want <- count_warnings({
+    z <- m
+    z[60:1, ] <- log(negative)
+    z
+  })
+  got <- count_warnings({
+    z <- lazy(m)
+    z[60:1, ] <- log(lazy(negative))
+    materialize(z)
+  })
+  expect_identical(got, want)
+})
