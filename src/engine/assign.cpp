@@ -190,32 +190,33 @@ unsigned evaluate_assign(const NodePtr& root, const std::vector<Run>& runs, char
   for (size_t k = writes.size(); k-- > 0;) {
     const Node& w = *writes[k];
     const NodePtr value = handle(w.children[1].get());
-    if (short_runs(w.region) && value->length != 1) {
+    const bool short_write = short_runs(w.region);
+    if (short_write && value->length != 1) {
       warnings |= scatter_region(value, w.region, runs, out, options);
       continue;
     }
-    if (short_runs(w.region)) {  // one value, into each position
-      char one[sizeof(double)];
-      warnings |= evaluate(value, 0, 1, one, options);
-      char* run_out = out;
-      for (const Run& run : runs) {
-        w.region.runs_within(run.begin, run.end, [&](intptr_t, intptr_t a, intptr_t b) {
-          for (intptr_t p = a; p < b; ++p) std::memcpy(run_out + (p - run.begin) * es, one, es);
-        });
-        run_out += static_cast<size_t>(run.end - run.begin) * es;
-      }
+    const std::vector<Piece>& pieces = write_pieces[k];  // (none for a short write)
+    if (!short_write && pieces.empty()) continue;
+    if (value->length != 1 || w.region.count() == 1) {
+      warnings |= evaluate_pieces(value, pieces, options);
       continue;
     }
-    const std::vector<Piece>& pieces = write_pieces[k];
-    if (pieces.empty()) continue;
-    if (value->length == 1 && w.region.count() != 1) {
-      char one[sizeof(double)];
-      warnings |= evaluate(value, 0, 1, one, options);
-      for (const Piece& p : pieces) {
-        for (intptr_t i = 0; i < p.count; ++i) std::memcpy(p.to + i * es, one, es);
-      }
-    } else {
-      warnings |= evaluate_pieces(value, pieces, options);
+    // One value, into each position.
+    char one[sizeof(double)];
+    warnings |= evaluate(value, 0, 1, one, options);
+    auto fill = [&](char* to, intptr_t count) {
+      for (intptr_t i = 0; i < count; ++i) std::memcpy(to + i * es, one, es);
+    };
+    if (!short_write) {
+      for (const Piece& p : pieces) fill(p.to, p.count);
+      continue;
+    }
+    char* run_out = out;
+    for (const Run& run : runs) {
+      w.region.runs_within(run.begin, run.end, [&](intptr_t, intptr_t a, intptr_t b) {
+        fill(run_out + (a - run.begin) * es, b - a);
+      });
+      run_out += static_cast<size_t>(run.end - run.begin) * es;
     }
   }
   return warnings;
