@@ -16,8 +16,10 @@ namespace {
 // Short pieces are computed together into scratch of at most kChunk elements (one
 // evaluation, parallel over its blocks, for neighbouring pieces: the columns of an
 // interior m[2:(n-1), 2:(n-1)] are consecutive elements of the value); pieces of at
-// least kDirect elements are computed in place.
-const intptr_t kChunk = intptr_t(1) << 18;
+// least kDirect elements are computed in place. (Chunks of 2^18 elements ran no
+// faster, and the 2 MB buffer the scratch cache then keeps put sor's peak 1.4 MB
+// higher: inst/benchmarks/README.md, December 2, fourth session.)
+const intptr_t kChunk = intptr_t(1) << 16;
 const intptr_t kDirect = intptr_t(1) << 15;
 
 // Elements [from, from + count) of a node's values, to be stored at `to`.

@@ -78,6 +78,30 @@ struct BlockTerms {
   uint64_t ties = 0;              // x exactly halfway between two multiples of 2^E
 };
 
+const double kTwo52 = 4503599627370496.0;
+const uint64_t kTwo52Bits = 0x4330000000000000;  // the bits of kTwo52
+
+// The sums of a block's terms, gathered in vector registers (inlined into the loops).
+struct TermSums {
+  uint64_t toward = 0, away = 0, toward_count = 0, unusable = 0, ties = 0;
+  // Adds x's rounded magnitude with t's sign or against it; the mask of with t.
+  __attribute__((always_inline)) uint64_t add(uint64_t magnitude, double x, uint64_t negative) {
+    const uint64_t with_t = 1 - ((__builtin_bit_cast(uint64_t, x) >> 63) ^ negative);
+    const uint64_t mask = uint64_t(0) - with_t;
+    toward += magnitude & mask;
+    away += magnitude & ~mask;
+    toward_count += with_t;
+    return mask;
+  }
+  void store(BlockTerms* out) const {
+    out->toward = toward;
+    out->away = away;
+    out->toward_count = toward_count;
+    out->unusable = unusable;
+    out->ties = ties;
+  }
+};
+
 // For each x: y = x / 2^E (exact: `scale` is 2^-E), |y| = q + f (q an integer, f in
 // [0, 1)) rounded to q + (f > 1/2). step[i] is that, negated for x against t's sign
 // (two's complement), and tie[i] is 0, or +1 (-1 against t's sign) where f == 1/2:
@@ -85,33 +109,48 @@ struct BlockTerms {
 // (add_block). Below 2^52 each step is exact in double arithmetic.
 GUFUNC_SIMD_CLONES void block_terms(const double* v, int n, double scale, uint64_t negative,
                                     uint64_t* step, uint64_t* tie, BlockTerms* out) {
-  const double kLimit = 4503599627370496.0;  // 2^52
-  const uint64_t limit_bits = __builtin_bit_cast(uint64_t, kLimit);
-  uint64_t toward = 0, away = 0, toward_count = 0, unusable = 0, ties = 0;
+  TermSums sums;
   for (int i = 0; i < n; ++i) {
     const double a = std::fabs(v[i] * scale);
-    unusable |= uint64_t(!(a < kLimit));  // NaN too
+    sums.unusable |= uint64_t(!(a < kTwo52));  // NaN too
     const double whole = std::trunc(a);
     const double f = a - whole;
     const uint64_t is_tie = uint64_t(f == 0.5);
     // The integer q + (f > 1/2) from the bits of 2^52 + it.
     const uint64_t magnitude =
-        __builtin_bit_cast(uint64_t, whole + double(f > 0.5) + kLimit) - limit_bits;
-    const uint64_t with_t = 1 - ((__builtin_bit_cast(uint64_t, v[i]) >> 63) ^ negative);
-    const uint64_t mask = uint64_t(0) - with_t;
-    toward += magnitude & mask;
-    away += magnitude & ~mask;
-    toward_count += with_t;
-    ties |= is_tie;
-    const uint64_t negate = ~mask;
-    step[i] = (magnitude ^ negate) + (1 - with_t);
-    tie[i] = ((is_tie ^ negate) + (1 - with_t)) & (uint64_t(0) - is_tie);
+        __builtin_bit_cast(uint64_t, whole + double(f > 0.5) + kTwo52) - kTwo52Bits;
+    const uint64_t negate = ~sums.add(magnitude, v[i], negative);
+    sums.ties |= is_tie;
+    step[i] = (magnitude ^ negate) + (negate & 1);
+    tie[i] = ((is_tie ^ negate) + (negate & 1)) & (uint64_t(0) - is_tie);
   }
-  out->toward = toward;
-  out->away = away;
-  out->toward_count = toward_count;
-  out->unusable = unusable;
-  out->ties = ties;
+  sums.store(out);
+}
+
+// block_terms()'s sums without its steps, in fewer instructions: 2^52 + |y| rounds
+// |y| to the nearest integer (to even at a tie), which is q + (f > 1/2) wherever f
+// is not 1/2, and that rounding leaves |y| exactly half away at a tie. Where `ties`
+// is 0 the sums are block_terms()'s; where it is not, only block_terms() serves.
+// Needs SSE arithmetic rounding to nearest (sse_nearest()).
+GUFUNC_SIMD_CLONES void block_sums(const double* v, int n, double scale, uint64_t negative,
+                                   BlockTerms* out) {
+  TermSums sums;
+  for (int i = 0; i < n; ++i) {
+    const double a = std::fabs(v[i] * scale);
+    sums.unusable |= uint64_t(!(a < kTwo52));  // NaN too
+    const double shifted = a + kTwo52;
+    sums.ties |= uint64_t(std::fabs((shifted - kTwo52) - a) == 0.5);  // both exact
+    sums.add(__builtin_bit_cast(uint64_t, shifted) - kTwo52Bits, v[i], negative);
+  }
+  sums.store(out);
+}
+
+// Whether this thread's SSE arithmetic rounds to nearest (MXCSR's rounding bits 0),
+// as R's does; block_sums() relies on it, block_terms() does not.
+bool sse_nearest() {
+  uint32_t csr;
+  __asm__ volatile("stmxcsr %0" : "=m"(csr));
+  return ((csr >> 13) & 3) == 0;
 }
 
 // A binade (E, negative) as one nonzero integer, and E back from it (E lies far
@@ -129,8 +168,14 @@ bool prepare_chunk(int64_t E, uint64_t negative, const double* v, int n, uint64_
   // rounds to 0 (x / 2^E < 2^-22) and no step depends on them: the same under a
   // processor set to flush subnormals to zero, which the x87 unit does not do.
   if (E < -1000 || E > 1000) return false;
+  const double scale = std::ldexp(1.0, static_cast<int>(-E));
   BlockTerms terms;
-  block_terms(v, n, std::ldexp(1.0, static_cast<int>(-E)), negative, step, tie, &terms);
+  const bool sums_first = sse_nearest();
+  if (sums_first) block_sums(v, n, scale, negative, &terms);
+  // (The steps only where a tie needs them.)
+  if (!sums_first || (terms.unusable == 0 && terms.ties != 0)) {
+    block_terms(v, n, scale, negative, step, tie, &terms);
+  }
   if (terms.unusable != 0) return false;
   // Each x moves M by less than its rounded magnitude + 1, so every partial total
   // lies in [M - away_bound, M + toward_bound].

@@ -61,6 +61,27 @@ test_that("integer additions give the x87 loop's bytes on ordinary and hostile d
   expect_true(same_long_double(1, 0))
 })
 
+test_that("integer additions give the x87 loop's bytes on random data of every scale", {
+  # Chunks without ties take the sums alone (block_sums()), chunks with ties the
+  # steps too (block_terms()): random magnitudes, binades and starts for both.
+  set.seed(20261202)
+  agree <- logical(0)
+  for (k in 1:300) {
+    n <- sample(c(1023, 1024, 3000), 1)
+    p <- sample(-60:80, 1)
+    x <- switch(sample(5, 1),
+      runif(n) * 2^p,
+      rnorm(n) * 2^p,
+      sample(-64:64, n, TRUE) / 4 * 2^(p - 63),
+      (sample(0:1e6, n, TRUE) + sample(c(0, 0.5), n, TRUE)) * 2^(p - 63),
+      runif(n) * 2^p * sample(c(1, 2^-30, 2^20), n, TRUE))
+    start <- sample(c(0, 2^(p + 10), -2^(p + 12), 0.75 * 2^(p + 63), 1.5 * 2^(p + 40)), 1)
+    agree <- c(agree, same_long_double(x, start))
+  }
+  expect_true(all(agree))
+  expect_length(agree, 300)
+})
+
 test_that("sum() and mean() whose totals round at ties give base R's bits", {
   set.seed(3)
   # A total of about 2^40 whose last bit is 2^-23: quarter multiples of it tie often.
