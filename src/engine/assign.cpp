@@ -77,45 +77,52 @@ const intptr_t kShortRun = 64;
 
 bool short_runs(const Region& r) { return r.rows < kShortRun && r.count() > r.rows; }
 
-// Evaluates the elements of `region` within each of `runs` (positions, their values
-// one run after another in `out`) of `value` and stores them at their positions:
-// consecutive elements of the value a chunk at a time into scratch (one evaluation
-// for the runs it reaches), then copied run by run.
+// Calls f(i, to, count) for each run of `region`'s positions within `runs`
+// (positions, their values one run after another in `out`): element i of the value
+// and on goes to `to` and on, `count` of them.
+template <class F>
+void region_within_runs(const Region& region, const std::vector<Run>& runs, char* out, size_t es,
+                        F f) {
+  for (const Run& run : runs) {
+    region.runs_within(run.begin, run.end, [&](intptr_t i, intptr_t a, intptr_t b) {
+      f(i, out + (a - run.begin) * es, b - a);
+    });
+    out += static_cast<size_t>(run.end - run.begin) * es;
+  }
+}
+
+// Evaluates the elements of `region` within each of `runs` (as region_within_runs())
+// of `value` and stores them at their positions: consecutive elements of the value a
+// chunk at a time into scratch (one evaluation for the runs it reaches), then copied
+// run by run.
 unsigned scatter_region(const NodePtr& value, const Region& region, const std::vector<Run>& runs,
                         char* out, const EvalOptions& options) {
   const size_t es = dtype_size(value->dtype);
   intptr_t last = -1;  // past the last element of the value the positions take
-  for (const Run& run : runs) {
-    region.runs_within(run.begin, run.end, [&](intptr_t i, intptr_t a, intptr_t b) {
-      last = std::max(last, i + (b - a));
-    });
-  }
+  region_within_runs(region, runs, out, es,
+                     [&](intptr_t i, char*, intptr_t count) { last = std::max(last, i + count); });
   if (last < 0) return 0;
   unsigned warnings = 0;
   ScratchBuffer scratch;
   intptr_t held_begin = 0, held_end = 0;  // elements of the value in scratch
-  char* run_out = out;
-  for (const Run& run : runs) {
-    region.runs_within(run.begin, run.end, [&](intptr_t i, intptr_t a, intptr_t b) {
-      while (a < b) {
-        if (i < held_begin || i >= held_end) {
-          held_begin = i;
-          held_end = std::min(i + kChunk, last);
-          scratch.resize(static_cast<size_t>(held_end - held_begin) * es);
-          // (A short chunk on this thread, as evaluate_pieces() computes short pieces.)
-          warnings |= held_end - held_begin >= kDirect
-                          ? evaluate(value, held_begin, held_end, scratch.data(), options)
-                          : evaluate_runs(value, {{held_begin, held_end}}, scratch.data(), options);
-        }
-        const intptr_t n = std::min(b - a, held_end - i);
-        std::memcpy(run_out + (a - run.begin) * es, scratch.data() + (i - held_begin) * es,
-                    static_cast<size_t>(n) * es);
-        a += n;
-        i += n;
+  region_within_runs(region, runs, out, es, [&](intptr_t i, char* to, intptr_t count) {
+    while (count > 0) {
+      if (i < held_begin || i >= held_end) {
+        held_begin = i;
+        held_end = std::min(i + kChunk, last);
+        scratch.resize(static_cast<size_t>(held_end - held_begin) * es);
+        // (A short chunk on this thread, as evaluate_pieces() computes short pieces.)
+        warnings |= held_end - held_begin >= kDirect
+                        ? evaluate(value, held_begin, held_end, scratch.data(), options)
+                        : evaluate_runs(value, {{held_begin, held_end}}, scratch.data(), options);
       }
-    });
-    run_out += static_cast<size_t>(run.end - run.begin) * es;
-  }
+      const intptr_t n = std::min(count, held_end - i);
+      std::memcpy(to, scratch.data() + (i - held_begin) * es, static_cast<size_t>(n) * es);
+      to += static_cast<size_t>(n) * es;
+      i += n;
+      count -= n;
+    }
+  });
   return warnings;
 }
 
@@ -213,13 +220,8 @@ unsigned evaluate_assign(const NodePtr& root, const std::vector<Run>& runs, char
       for (const Piece& p : pieces) fill(p.to, p.count);
       continue;
     }
-    char* run_out = out;
-    for (const Run& run : runs) {
-      w.region.runs_within(run.begin, run.end, [&](intptr_t, intptr_t a, intptr_t b) {
-        fill(run_out + (a - run.begin) * es, b - a);
-      });
-      run_out += static_cast<size_t>(run.end - run.begin) * es;
-    }
+    region_within_runs(w.region, runs, out, es,
+                       [&](intptr_t, char* to, intptr_t count) { fill(to, count); });
   }
   return warnings;
 }
