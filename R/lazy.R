@@ -136,8 +136,9 @@
 #' `ifelse()`, `pmax()` and `pmin()` are deferred and fused too (see [base_masks]).
 #' Subassignment to a lazy `x` whose subscripts pick regular runs (`x[a:b] <- v`,
 #' `x[-1] <- v`, `x[] <- v`, `m[i:j, k:l] <- v`, `m[, c(1, n)] <- v`,
-#' `a[, , k] <- v`, `a[i:j, k:l, m:n] <- v`, `diag(m) <- v`, and runs counting
-#' down: `x[n:1] <- v`, `m[n:1, ] <- v`, `m[, k:1] <- v`, `a[, , k:1] <- v`, with
+#' `a[, , k] <- v`, `a[i:j, k:l, m:n] <- v`, `diag(m) <- v`, equally spaced
+#' indices `x[seq(1, n, 2)] <- v`, `m[seq(1, n, 2), j:k] <- v`, and runs counting
+#' down: `x[n:1] <- v`, `m[n:1, ] <- v`, `m[, k:1] <- v`, `a[n:1, j:k, l:m] <- v`, with
 #' the value taken in that order, a view of a lazy `v`) with a value of
 #' `x`'s type or a lower one, of
 #' the region's length or length 1, is deferred: the result is a new lazy version of
@@ -171,7 +172,7 @@
 #' their arguments by position and evaluate them from left to right, as base R's.
 #' Other subassignments are base R's too
 #' (shorter or longer masks, names, positions past the end, values of a higher type
-#' or to be recycled, equally spaced rows of several columns): one
+#' or to be recycled, equally spaced rows of several columns and planes): one
 #' copy of the values (a deferred `x` computed straight into it), and a lazy result
 #' when the write covers at least half of a
 #' large `x`, otherwise a plain one (a loop of small writes then runs as base R's,

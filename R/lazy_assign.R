@@ -20,8 +20,17 @@
   # variable's binding, R's `*tmp*` (not in byte-compiled code) and the .Call's
   # argument: more, and another variable refers to x (a `*tmp*` of the user's
   # called by hand); more after the subscripts are computed, and one of them keeps
-  # x (a[{kept <- a; 2}] <- v), as base R finds out before it writes.
+  # x (a[{kept <- a; 2}] <- v), as base R finds out before it writes. Byte code
+  # counts its stack's values (x among them) once more while a complex assignment
+  # runs deeper down, until this method returns: a subscript calling a function
+  # that makes one (seq(1, n, 2): storage.mode(by) <- ...) would look like a
+  # reference that keeps x. A complex assignment here first has that counted
+  # before the count the subscripts are compared with.
   complex <- identical(sys.call()[[2L]], quote(`*tmp*`))
+  if (complex) {
+    stack_counted <- FALSE
+    stack_counted[1L] <- TRUE
+  }
   references <- if (complex) .Call(C_lazy_references, x)
   # The subscripts, left to right, before the value, as base R evaluates the
   # arguments of `[<-`(x, i, value = v) (src/r/array_region.cpp); R's x[i] <- v has

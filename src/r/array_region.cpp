@@ -104,9 +104,9 @@ bool picks_nothing(const std::vector<Run>& runs) {
 // (a[i:j, k:l, m:n]). Equally spaced indices of the inner dimension are such runs
 // themselves (with at most one more level, as planes or, for the first dimension, as
 // columns of spaced runs). A dimension counting down is read backwards (region's
-// flags): the first dimension's run (without planes), or a level of runs that joins
-// no other. False when the picked elements have another shape; region->pick
-// receives the block.
+// flags): the first dimension's run, or a level of runs that joins no other.
+// False when the picked elements have another shape; region->pick receives the
+// block.
 bool block_pick(const std::vector<double>& d, const std::vector<Run>& runs, ArrayRegion* region) {
   double* pick = region->pick;
   const size_t rank = d.size();
@@ -172,9 +172,9 @@ bool block_pick(const std::vector<double>& d, const std::vector<Run>& runs, Arra
       kept.push_back(l);
     }
   }
-  // (Elements of a run read backwards only without planes: a view in planes reads
-  // its runs forwards.)
-  if (kept.size() > 2 || (in.by < 0 && kept.size() > 1)) return false;
+  // (A view in planes reads its runs' elements forwards only: picked_from() in
+  // lazy_view.cpp refuses rows counting down with planes; a write takes them.)
+  if (kept.size() > 2) return false;
   pick[0] = first, pick[1] = rows, pick[2] = 1, pick[3] = 0;
   if (kept.size() >= 1) pick[2] = kept[0].count, pick[3] = kept[0].step;
   if (kept.size() == 2) pick[4] = kept[1].count, pick[5] = kept[1].step;
@@ -288,8 +288,7 @@ namespace {
 // a seventh number where subscripts count down (m[n:1, ] <- v): the block's levels
 // the value fills last to first, 1 its runs' elements, 2 its runs, 4 its planes
 // (summed); or NULL for anything else (other subscripts, other numbers, a circular
-// shift, equally spaced rows of several columns), which base R's subassignment
-// handles.
+// shift), which base R's subassignment handles.
 SEXP array_region_entry(SEXP x, SEXP frame) {
   return guarded([&]() -> SEXP {
     ArrayRegion region;
@@ -297,12 +296,20 @@ SEXP array_region_entry(SEXP x, SEXP frame) {
     for (const Run& r : region.runs) {
       if (r.roll != 0) return R_NilValue;  // (values written in another order)
     }
-    if (region.row_step != 1) return R_NilValue;
-    const int backward = (region.rows_backward ? 1 : 0) + (region.columns_backward ? 2 : 0) +
-                         (region.planes_backward ? 4 : 0);
-    const int n = backward != 0 ? 7 : region.pick[4] > 1 ? 6 : 4;
+    double pick[6];
+    std::copy(region.pick, region.pick + 6, pick);
+    int backward = (region.rows_backward ? 1 : 0) + (region.columns_backward ? 2 : 0) +
+                   (region.planes_backward ? 4 : 0);
+    if (region.row_step != 1) {
+      // Equally spaced rows of several columns (m[seq(1, n, 2), j:k]) are runs of
+      // one element row_step apart, in planes (the columns).
+      const double spaced[6] = {pick[0], 1, pick[1], region.row_step, pick[2], pick[3]};
+      std::copy(spaced, spaced + 6, pick);
+      backward = (region.rows_backward ? 2 : 0) + (region.columns_backward ? 4 : 0);
+    }
+    const int n = backward != 0 ? 7 : pick[4] > 1 ? 6 : 4;
     SEXP where = alloc_vector(REALSXP, n);
-    for (int k = 0; k < std::min(n, 6); ++k) REAL(where)[k] = region.pick[k];
+    for (int k = 0; k < std::min(n, 6); ++k) REAL(where)[k] = pick[k];
     if (backward != 0) REAL(where)[6] = backward;
     return where;
   });

@@ -30,7 +30,7 @@ struct Run {
 // dimension with one later dimension picking several (m[seq(1, n, 2), j:k]) are
 // runs of elements `row_step` apart. Views read such regions; a subassignment
 // writes a backward one counting up, its value reordered (R/lazy_assign.R), and
-// leaves spaced rows to base R.
+// spaced rows as runs of one element.
 struct ArrayRegion {
   std::vector<Run> runs;
   int drop = TRUE;

@@ -147,6 +147,11 @@ bool picked_from(engine::View* view, const Pick& pick) {
     return !pick.rows_backward &&
            planes_backwards(view, pick.columns_backward, pick.planes_backward);
   }
+  if (pick.rows_backward && view->is_block() && view->rows < pick.rows) {
+    // The picked run is whole columns of a block (a view of x[1:2, 1:2] as a
+    // vector): read backwards, the columns go last to first too.
+    return pick.columns == 1 && read_backwards(view, true, true);
+  }
   return read_backwards(view, pick.rows_backward, pick.columns_backward);
 }
 

@@ -1,5 +1,6 @@
 # Subassignments whose subscripts count down (x[n:1] <- v, m[n:1, ] <- v,
-# m[, k:1] <- v, a[, , k:1] <- v, x[seq(b, a, by = -k)] <- v) are deferred writes
+# m[, k:1] <- v, a[, , k:1] <- v, a[n:1, j:k, l:m] <- v, x[seq(b, a, by = -k)] <- v)
+# and equally spaced rows of several columns (m[seq(1, n, 2), j:k] <- v) are deferred writes
 # of the same block counting up, with the value in that order (a view of a lazy
 # value: R/lazy_assign.R in_block_order()): lazy results with base R's values and
 # attributes, other references unchanged.
@@ -51,7 +52,10 @@ test_that("matrix and array subscripts counting down write lazy new versions", {
     for (s in list(quote(z[60:1, ]), quote(z[, 50:1]), quote(z[60:1, 50:1]),
                    quote(z[55:2, 3:40]), quote(z[2:55, 40:3]), quote(z[55:2, 40:3]),
                    quote(z[55:2, 7]), quote(z[7, 40:3]), quote(z[seq(60, 2, by = -2), 9]),
-                   quote(z[, seq(49, 1, by = -3)]), quote(z[60:1]))) {
+                   quote(z[, seq(49, 1, by = -3)]), quote(z[60:1]),
+                   quote(z[seq(1, 59, by = 2), 3:5]), quote(z[seq(59, 1, by = -2), 3:5]),
+                   quote(z[seq(2, 60, by = 3), 40:3]), quote(z[seq(58, 4, by = -6), 50:1]),
+                   quote(z[seq(1, 60, by = 4), ]))) {
       idx_call <- s
       f <- function(z, value) {
         eval(call("<-", idx_call, quote(value)))
@@ -64,7 +68,10 @@ test_that("matrix and array subscripts counting down write lazy new versions", {
   }
   for (s in list(quote(z[, , 20:1]), quote(z[, 10:1, ]), quote(z[, 9:2, 3:17]),
                  quote(z[2:11, 9:2, 17:3]), quote(z[2:11, 2:9, 17:3]), quote(z[, , 20:2]),
-                 quote(z[11:2, 4:7, 5]), quote(z[3, 9:2, 5:6]), quote(z[, seq(10, 2, by = -2), 4]))) {
+                 quote(z[11:2, 4:7, 5]), quote(z[3, 9:2, 5:6]), quote(z[, seq(10, 2, by = -2), 4]),
+                 quote(z[12:1, 2:3, 4:5]), quote(z[11:2, 9:2, 17:3]), quote(z[12:1, , 5:6]),
+                 quote(z[9:3, 2:4, 20:18]), quote(z[seq(1, 11, by = 2), 2:7, 3]),
+                 quote(z[seq(12, 2, by = -5), 4, 20:1]))) {
     idx_call <- s
     f <- function(z, value) {
       eval(call("<-", idx_call, quote(value)))
@@ -115,11 +122,16 @@ test_that("values that read x itself are computed from x before the write", {
     function(M) { M[60:1, ] <- M * 2; M },
     function(M) { M[, 50:1] <- M; M },
     function(M) { M[60:2, 49:1] <- M[1:59, 2:50] - M[2:60, 1:49]; M },
-    function(M) { for (i in 1:3) M[60:1, 50:1] <- M + i; M }
+    function(M) { for (i in 1:3) M[60:1, 50:1] <- M + i; M },
+    function(M) { M[seq(1, 59, 2), 2:50] <- M[seq(2, 60, 2), 1:49] * 2; M },
+    function(M) { M[seq(59, 1, by = -2), 50:2] <- M[seq(1, 59, 2), 1:49]; M },
+    function(M) { for (i in 1:3) M[seq(3, 60, 3), ] <- M[seq(1, 58, 3), ] + i; M }
   )
   array_cases <- list(
     function(A) { A[, , 20:1] <- A; A },
-    function(A) { A[, 10:2, 19:1] <- A[, 1:9, 2:20] * 0.5; A }
+    function(A) { A[, 10:2, 19:1] <- A[, 1:9, 2:20] * 0.5; A },
+    function(A) { A[12:1, 2:9, 3:19] <- A[, 1:8, 2:18] + 1; A },
+    function(A) { A[12:2, 9:2, 20:4] <- A[1:11, 2:9, 1:17]; A }
   )
   for (threads in 1:2) {
     for (block in list(NULL, 7L)) {
@@ -143,16 +155,25 @@ test_that("a loop of writes counting down on a value nothing else refers to goes
   counters <- in_place_counters()
   expect_identical(materialize(got), step(big, 30))
   expect_gt(counters[1], 0)
+  spaced <- function(M, k) {
+    for (i in seq_len(k)) M[seq(199, 1, by = -2), 3:50] <- M[seq(2, 200, 2), 50:3] / 2 + i
+    M
+  }
+  invisible(in_place_counters())
+  got <- spaced(lazy(big), 30)
+  counters <- in_place_counters()
+  expect_identical(materialize(got), spaced(big, 30))
+  expect_gt(counters[1], 0)
 })
 
 test_that("writes counting down that the engine does not take stay base R's", {
   withr::local_options(gufunc.lazy_min_length = 1)
-  # A value R recycles, spaced rows of several columns, the first dimension
-  # counting down with planes: base R's subassignment (a plain result).
+  # A value R recycles, spaced rows of several columns and planes: base R's
+  # subassignment (a plain result).
   cases <- list(
     list(v, function(z) { z[n:1] <- c(1, 2, 3); z }),
-    list(m, function(z) { z[seq(59, 1, by = -2), 3:5] <- 0.5; z }),
-    list(a, function(z) { z[12:1, 2:3, 4:5] <- 1; z }),
+    list(a, function(z) { z[seq(11, 1, by = -2), 2:3, 4:5] <- 1; z }),
+    list(a, function(z) { z[seq(1, 11, by = 2), 2:3, 4:5] <- 1; z }),
     list(m, function(z) { z[60:1, 50:1] <- 1:2; z })
   )
   for (case in cases) {

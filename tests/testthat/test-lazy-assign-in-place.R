@@ -86,6 +86,38 @@ test_that("an x that something else refers to is not written in place", {
   expect_identical(materialize(r$a), last)
 })
 
+test_that("subscripts that call functions still let x be written in place", {
+  # seq() makes a complex assignment (storage.mode(by) <- "double"): byte code
+  # then counts x, on its stack, once more until `[<-` returns.
+  m <- matrix(runif(20000), 200)
+  steps <- function(a) {
+    for (i in 1:4) a[seq(1, 199, by = 2), 2:99] <- a[seq(2, 200, by = 2), 1:98] * 0.5 + i
+    for (i in 1:3) a[seq(2, 200, by = 2), rev(3:40)] <- i
+    a
+  }
+  for (f in list(compiler::cmpfun(steps), steps)) {
+    a <- lazy(m) * 1
+    invisible(c(a))
+    in_place_counters()
+    out <- f(a)
+    expect_equal(in_place_counters()[1], 6) # (the first copies a: the caller's too)
+    expect_identical(materialize(out), f(m * 1))
+  }
+  # One that keeps x still has it copied first.
+  kept_by_seq <- compiler::cmpfun(function(a) {
+    kept <- NULL
+    a[seq({ kept <- a; 1 }, 199, by = 2), 2] <- -1
+    list(a = a, kept = kept)
+  })
+  a <- lazy(m) * 1
+  invisible(c(a))
+  in_place_counters()
+  r <- kept_by_seq(a)
+  expect_equal(in_place_counters()[1], 0)
+  expect_identical(materialize(r$kept), m * 1)
+  expect_identical(materialize(r$a), kept_by_seq(m * 1)$a)
+})
+
 test_that("an operand of an operator or a math function can still be written in place", {
   # Base R's operators leave an operand's reference count as it was; gufunc's
   # methods gather operands in lists, which R would count for good.
